@@ -11,7 +11,9 @@ import dj_database_url
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # The default key is for local demo use only; deployments set DJANGO_SECRET_KEY.
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "grounding-review-local-demo-key-not-for-production")
+SECRET_KEY = os.environ.get(
+    "DJANGO_SECRET_KEY", "grounding-review-local-demo-key-not-for-production"
+)
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 

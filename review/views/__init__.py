@@ -1,0 +1,1 @@
+"""Server-rendered pages, one module per area. Each module ends with its `urlpatterns`."""
