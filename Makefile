@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 
-.PHONY: install test test-postgres lint demo bench clean
+.PHONY: install test test-postgres seeds lint demo bench clean
 
 # Reinstall whenever the lock or the project metadata changes.
 $(STAMP): requirements.lock pyproject.toml
@@ -16,12 +16,17 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP)
 
+# The project's own suite, then the acceptance run of the seed suites in ../shared/seeds.
 test: install
 	$(BIN)/python -m pytest
+	$(BIN)/python scripts/run_seeds.py
 
 # The same suite on PostgreSQL; .ci/run starts the server first.
 test-postgres: install
 	DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest
+
+seeds: install
+	$(BIN)/python scripts/run_seeds.py
 
 lint: install
 	$(BIN)/ruff check .
