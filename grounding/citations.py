@@ -1,0 +1,603 @@
+"""Numbered citations in LLM answers: parse, check, and finalize.
+
+An answer is a body that cites sources as ``[n]`` followed by an optional
+"References" section. Models write citations in many shapes (``[1, 2]``,
+``[1-3]``, ``\\[1\\]``) and cite numbers they were never given. `finalize`
+turns a raw answer into one where the body cites only real sources, numbered
+1, 2, 3 in order of first appearance, with a reference list rebuilt from the
+sources themselves, and it records every change so that a reviewer can see
+what was altered and why.
+
+Everything here is a single pass over the text: the answers are long and a
+quadratic rewrite would show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+REFERENCES_HEADING = "### References"
+
+# A range wider than this (or running backwards) is an interval or a typo, not a
+# run of citations: it is left as written, since expanding it would flood the answer.
+MAX_RANGE_SPAN = 100
+
+# Paragraphs shorter than this are lead-ins and sign-offs, not claims.
+MIN_BACKFILL_WORDS = 3
+
+EXCERPT_CHARS = 80
+
+REWRITE_KINDS = ("grouped", "range", "escaped")
+
+# ASCII digits only, and bounded so int() never sees an absurd digit string.
+_NUMBER = r"[0-9]{1,9}"
+_ITEM = rf"{_NUMBER}(?:[ \t]*[-\u2013\u2014][ \t]*{_NUMBER})?"
+_CITATION_RE = re.compile(
+    rf"(?P<open>\\?)\[[ \t]*(?P<items>{_ITEM}(?:[ \t]*[,;][ \t]*{_ITEM})*)[ \t]*(?P<close>\\?)\]"
+)
+_ITEM_SPLIT_RE = re.compile(r"[ \t]*[,;][ \t]*")
+_RANGE_SPLIT_RE = re.compile(r"[ \t]*[-\u2013\u2014][ \t]*")
+_HEADING_RE = re.compile(
+    # "### References", "References:", "**References**" on a line of their own.
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?references(?:\*\*|__)?"
+    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_REFERENCE_ENTRY_RE = re.compile(rf"^[ \t]*\\?\[({_NUMBER})\\?\][ \t]*", re.MULTILINE)
+_WORD_RE = re.compile(r"[^\W_]+")
+_STRUCTURAL_LINE_RE = re.compile(
+    r"[ \t]*(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|\||```|~~~|(?:[-*_][ \t]*){3,}$)"
+)
+_FENCE_RE = re.compile(r"[ \t]*(?:```|~~~)")
+_CLOSING_PUNCTUATION = frozenset(".,;:!?)]}")
+
+
+class InvalidSourceError(ValueError):
+    """A source cannot be turned into a reference."""
+
+
+class InvalidFinalizationRecordError(ValueError):
+    """A stored finalization record cannot be read back."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    number: int
+    text: str
+
+    @property
+    def line(self) -> str:
+        return f"[{self.number}] {self.text}"
+
+
+@dataclass(frozen=True)
+class PhantomCitation:
+    """A cited number with no source behind it, dropped from the answer."""
+
+    number: int
+    position: int  # offset of the citation in the raw answer
+
+
+@dataclass(frozen=True)
+class SyntaxRewrite:
+    """A citation written in a shape other than ``[n]``, and what it became."""
+
+    # One record per citation; "range" wins over "grouped", which wins over "escaped".
+    kind: str
+    original: str
+    replacement: str  # "" when every number in it was a phantom
+    position: int  # offset in the raw answer
+
+
+@dataclass(frozen=True)
+class Backfill:
+    """An uncited paragraph that was given its neighbour's citation."""
+
+    paragraph: int  # 0-based index among the paragraphs of the final body
+    number: int  # as shown in the final answer
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class _Citation:
+    start: int
+    end: int
+    numbers: tuple[int, ...]  # in written order, repeats removed
+    kind: str | None  # the rewrite kind, None for a plain ``[n]``
+
+
+def _numbers_in(items: str) -> tuple[int, ...] | None:
+    """The numbers a citation's inside names, or None when it is not a citation."""
+    numbers: list[int] = []
+    for item in _ITEM_SPLIT_RE.split(items):
+        ends = _RANGE_SPLIT_RE.split(item)
+        if len(ends) == 1:
+            numbers.append(int(ends[0]))
+            continue
+        low, high = int(ends[0]), int(ends[1])
+        if not 0 <= high - low <= MAX_RANGE_SPAN:
+            return None
+        numbers.extend(range(low, high + 1))
+    return tuple(dict.fromkeys(numbers))
+
+
+def _citations(text: str) -> Iterator[_Citation]:
+    for match in _CITATION_RE.finditer(text):
+        items = match["items"]
+        numbers = _numbers_in(items)
+        if numbers is None:
+            continue
+        if _RANGE_SPLIT_RE.search(items):
+            kind = "range"
+        elif _ITEM_SPLIT_RE.search(items):
+            kind = "grouped"
+        elif match["open"] or match["close"]:
+            kind = "escaped"
+        else:
+            kind = None
+        yield _Citation(match.start(), match.end(), numbers, kind)
+
+
+def _clusters(citations: Iterator[_Citation]) -> Iterator[list[_Citation]]:
+    """Runs of citations with nothing between them, like ``[3][1][2]``."""
+    run: list[_Citation] = []
+    for citation in citations:
+        if run and run[-1].end != citation.start:
+            yield run
+            run = []
+        run.append(citation)
+    if run:
+        yield run
+
+
+def _split_references(text: str) -> tuple[str, str]:
+    """(body, references section) of a raw answer; the body keeps raw offsets."""
+    headings = list(_HEADING_RE.finditer(text))
+    if not headings:
+        return text.rstrip(), ""
+    # The last heading wins: the reference list closes an answer.
+    heading = headings[-1]
+    return text[: heading.start()].rstrip(), text[heading.end() :]
+
+
+def _parse_references(section: str) -> list[Reference]:
+    entries = list(_REFERENCE_ENTRY_RE.finditer(section))
+    ends = [entry.start() for entry in entries[1:]] + [len(section)] if entries else []
+    return [
+        Reference(int(entry[1]), section[entry.end() : end].strip())
+        for entry, end in zip(entries, ends, strict=True)
+    ]
+
+
+def _unescape(text: str) -> str:
+    def plain(match: re.Match[str]) -> str:
+        return match[0].replace("\\", "") if match["open"] or match["close"] else match[0]
+
+    return _CITATION_RE.sub(plain, text)
+
+
+def _unique(numbers) -> list[int]:
+    return list(dict.fromkeys(numbers))
+
+
+@dataclass(frozen=True)
+class _Renumbering:
+    body: str
+    number_map: dict[int, int]
+    dropped: tuple[PhantomCitation, ...]
+    rewrites: tuple[SyntaxRewrite, ...]
+
+
+def _render(numbers) -> str:
+    return "".join(f"[{number}]" for number in sorted(set(numbers)))
+
+
+def _renumber(body: str, source_count: int) -> _Renumbering:
+    """Drop phantoms, number by first appearance, write every citation as ``[n]``."""
+    clusters = list(_clusters(_citations(body)))
+    number_map: dict[int, int] = {}
+    dropped: list[PhantomCitation] = []
+    for cluster in clusters:
+        for citation in cluster:
+            for number in citation.numbers:
+                if not 1 <= number <= source_count:
+                    dropped.append(PhantomCitation(number, citation.start))
+                elif number not in number_map:
+                    number_map[number] = len(number_map) + 1
+
+    rewrites = []
+    pieces: list[str] = []
+    cursor = 0
+    at_line_start = True
+    for cluster in clusters:
+        shown = [number_map[n] for c in cluster for n in c.numbers if n in number_map]
+        rewrites.extend(
+            SyntaxRewrite(c.kind, body[c.start : c.end], _render_kept(c, number_map), c.start)
+            for c in cluster
+            if c.kind
+        )
+        gap = body[cursor : cluster[0].start]
+        cursor = cluster[-1].end
+        if not shown:
+            gap, cursor = _close_up(body, gap, cursor, at_line_start)
+        pieces.append(gap)
+        pieces.append(_render(shown))
+        if gap:
+            at_line_start = gap.endswith("\n")
+        if shown:
+            at_line_start = False
+    pieces.append(body[cursor:])
+    return _Renumbering("".join(pieces), number_map, tuple(dropped), tuple(rewrites))
+
+
+def _render_kept(citation: _Citation, number_map: dict[int, int]) -> str:
+    return _render(number_map[n] for n in citation.numbers if n in number_map)
+
+
+def _close_up(body: str, gap: str, cursor: int, at_line_start: bool) -> tuple[str, int]:
+    """Remove the space a dropped citation leaves, so no double space or " ." remains."""
+    following = body[cursor : cursor + 1]
+    if gap[-1:] in (" ", "\t") and (
+        not following or following.isspace() or following in _CLOSING_PUNCTUATION
+    ):
+        return gap.rstrip(" \t"), cursor
+    if (gap.endswith("\n") or (not gap and at_line_start)) and following in (" ", "\t"):
+        while body[cursor : cursor + 1] in (" ", "\t"):
+            cursor += 1
+    return gap, cursor
+
+
+@dataclass(frozen=True)
+class CitationDocument:
+    """An answer split into its body and the references the model wrote."""
+
+    body: str
+    references: list[Reference] = field(default_factory=list)
+
+    def cited_numbers(self) -> list[int]:
+        """Every number the body cites, in order, ranges expanded."""
+        return [n for citation in _citations(self.body) for n in citation.numbers]
+
+    def first_appearance_order(self) -> list[int]:
+        return _unique(self.cited_numbers())
+
+    def first_appearance_order_within(self, source_count: int) -> list[int]:
+        return [n for n in self.first_appearance_order() if 1 <= n <= source_count]
+
+    def normalize(self, source_count: int) -> CitationDocument:
+        """Renumbered by first appearance; phantoms and their references dropped."""
+        result = _renumber(self.body, source_count)
+        references = sorted(
+            (
+                Reference(result.number_map[r.number], r.text)
+                for r in self.references
+                if r.number in result.number_map
+            ),
+            key=lambda r: r.number,
+        )
+        return CitationDocument(result.body, references)
+
+
+def parse_document(text: str | None) -> CitationDocument:
+    if not text:
+        return CitationDocument("", [])
+    body, section = _split_references(text)
+    return CitationDocument(_unescape(body), _parse_references(section))
+
+
+# Sources ---------------------------------------------------------------------
+
+
+def _field(source: Mapping, name: str) -> str:
+    value = source.get(name)
+    if value is None:
+        return ""
+    # Line breaks inside a field would split the reference line when it is read back.
+    return " ".join(str(value).split())
+
+
+def _authors(source: Mapping, index: int | None) -> str:
+    authors = source.get("authors")
+    if authors is None:
+        return ""
+    if isinstance(authors, str):
+        authors = [authors]
+    if not isinstance(authors, Sequence):
+        raise InvalidSourceError(
+            f"{_which(index)}: authors must be a list of names, not {type(authors).__name__}"
+        )
+    names = (" ".join(str(name).split()) for name in authors if name is not None)
+    return ", ".join(name for name in names if name)
+
+
+def _which(index: int | None) -> str:
+    return "source" if index is None else f"source {index + 1}"
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "?", "!")) else f"{text}."
+
+
+def _check_source(source, index: int | None = None) -> None:
+    if not isinstance(source, Mapping):
+        raise InvalidSourceError(
+            f"{_which(index)} must be a dict with a title, not {type(source).__name__}"
+        )
+    if not _field(source, "title"):
+        raise InvalidSourceError(
+            f"{_which(index)} has no title; every source needs one to be cited"
+        )
+
+
+def _reference_text(source: Mapping, index: int | None = None) -> str:
+    _check_source(source, index)
+    authors, year = _authors(source, index), _field(source, "year")
+    head = " ".join(part for part in (authors, f"({year})" if year else "") if part)
+    url = _field(source, "url")
+    if not url and _field(source, "doi"):
+        url = f"https://doi.org/{_field(source, 'doi')}"
+    parts = [
+        _sentence(part) for part in (head, _field(source, "title"), _field(source, "venue")) if part
+    ]
+    return " ".join([*parts, url] if url else parts)
+
+
+def format_reference(number: int, source: Mapping) -> str:
+    """ "[n] Authors (year). Title. Venue. URL", leaving out whatever the source lacks.
+
+    Without a URL, a DOI is linked through doi.org; nothing else is filled in.
+    """
+    return f"[{number}] {_reference_text(source)}"
+
+
+# Finalization ----------------------------------------------------------------
+
+
+def _paragraphs(body: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of non-blank lines."""
+    spans = []
+    start = None
+    offset = 0
+    for line in body.split("\n"):
+        if line.strip():
+            if start is None:
+                start = offset
+            end = offset + len(line)
+        elif start is not None:
+            spans.append((start, end))
+            start = None
+        offset += len(line) + 1
+    if start is not None:
+        spans.append((start, end))
+    return spans
+
+
+def _is_prose(text: str, in_fence: bool) -> bool:
+    if in_fence:
+        return False
+    return not any(_STRUCTURAL_LINE_RE.match(line) for line in text.split("\n"))
+
+
+def _is_claim(text: str) -> bool:
+    words = _WORD_RE.findall(_CITATION_RE.sub(" ", text))
+    return len(words) >= MIN_BACKFILL_WORDS and not text.rstrip().endswith(":")
+
+
+def _excerpt(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1].rstrip() + "\u2026"
+
+
+def _backfill(body: str) -> tuple[str, tuple[Backfill, ...]]:
+    """Give each uncited prose paragraph the citation of its nearest cited neighbour.
+
+    A run of uncited paragraphs between two cited ones is shared out by distance
+    (ties go to the earlier one): the paragraph before takes its predecessor's last
+    citation, the one after its successor's first. Headings, lists, tables and code
+    end a run. Every run touching a cited paragraph is filled, so a second pass
+    finds nothing more to do.
+    """
+    spans = _paragraphs(body)
+    first: list[int | None] = []
+    last: list[int | None] = []
+    eligible: list[bool] = []
+    in_fence = False
+    for start, end in spans:
+        text = body[start:end]
+        shown = [n for citation in _citations(text) for n in citation.numbers]
+        first.append(shown[0] if shown else None)
+        last.append(shown[-1] if shown else None)
+        eligible.append(not shown and _is_prose(text, in_fence) and _is_claim(text))
+        fences = sum(1 for line in text.split("\n") if _FENCE_RE.match(line))
+        in_fence ^= fences % 2 == 1
+
+    # (distance, number) of the nearest cited paragraph on each side, through eligible ones.
+    before: list[tuple[int, int] | None] = [None] * len(spans)
+    after: list[tuple[int, int] | None] = [None] * len(spans)
+    for i in range(1, len(spans)):
+        if eligible[i]:
+            if last[i - 1] is not None:
+                before[i] = (1, last[i - 1])
+            elif before[i - 1] is not None:
+                before[i] = (before[i - 1][0] + 1, before[i - 1][1])
+    for i in range(len(spans) - 2, -1, -1):
+        if eligible[i]:
+            if first[i + 1] is not None:
+                after[i] = (1, first[i + 1])
+            elif after[i + 1] is not None:
+                after[i] = (after[i + 1][0] + 1, after[i + 1][1])
+    borrowed: dict[int, int] = {}
+    for i, (left, right) in enumerate(zip(before, after, strict=True)):
+        nearest = min(
+            (side for side in (left, right) if side), key=lambda side: side[0], default=None
+        )
+        if nearest:
+            borrowed[i] = nearest[1]
+    if not borrowed:
+        return body, ()
+
+    pieces = []
+    cursor = 0
+    records = []
+    for i in sorted(borrowed):
+        start, end = spans[i]
+        paragraph = body[cursor:end]
+        kept = paragraph.rstrip()
+        # The citation goes before any trailing whitespace (a stray "\r", say), not after it.
+        pieces += [kept, f" [{borrowed[i]}]", paragraph[len(kept) :]]
+        cursor = end
+        records.append(Backfill(i, borrowed[i], _excerpt(body[start:end])))
+    pieces.append(body[cursor:])
+    return "".join(pieces), tuple(records)
+
+
+def _source_list(sources) -> list[Mapping]:
+    sources = list(sources or [])
+    for index, source in enumerate(sources):
+        _check_source(source, index)
+    return sources
+
+
+@dataclass(frozen=True)
+class Finalization:
+    """A finalized answer and every change made to the raw one."""
+
+    text: str
+    body: str
+    references: tuple[Reference, ...]
+    canonical_sources: tuple[dict, ...]
+    number_map: dict[int, int]  # original number -> number as shown
+    dropped: tuple[PhantomCitation, ...]
+    rewrites: tuple[SyntaxRewrite, ...]
+    backfills: tuple[Backfill, ...]
+    changed: bool  # whether the final answer differs from the raw one at all
+
+    @property
+    def renumbered(self) -> dict[int, int]:
+        """Only the numbers that moved."""
+        return {old: new for old, new in self.number_map.items() if old != new}
+
+    def to_dict(self) -> dict:
+        """JSON-able (as far as the sources are); `from_dict` reads it back."""
+        return {
+            "text": self.text,
+            "body": self.body,
+            "references": [{"number": r.number, "text": r.text} for r in self.references],
+            "canonical_sources": [dict(s) for s in self.canonical_sources],
+            "number_map": {str(old): new for old, new in self.number_map.items()},
+            "dropped": [{"number": d.number, "position": d.position} for d in self.dropped],
+            "rewrites": [
+                {
+                    "kind": r.kind,
+                    "original": r.original,
+                    "replacement": r.replacement,
+                    "position": r.position,
+                }
+                for r in self.rewrites
+            ],
+            "backfills": [
+                {"paragraph": b.paragraph, "number": b.number, "excerpt": b.excerpt}
+                for b in self.backfills
+            ],
+            "changed": self.changed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Finalization:
+        try:
+            rewrites = tuple(SyntaxRewrite(**r) for r in data["rewrites"])
+            for rewrite in rewrites:
+                if rewrite.kind not in REWRITE_KINDS:
+                    raise ValueError(
+                        f"unknown rewrite kind {rewrite.kind!r}, expected one of {REWRITE_KINDS}"
+                    )
+            return cls(
+                text=data["text"],
+                body=data["body"],
+                references=tuple(Reference(**r) for r in data["references"]),
+                canonical_sources=tuple(dict(s) for s in data["canonical_sources"]),
+                number_map={int(old): int(new) for old, new in data["number_map"].items()},
+                dropped=tuple(PhantomCitation(**d) for d in data["dropped"]),
+                rewrites=rewrites,
+                backfills=tuple(Backfill(**b) for b in data["backfills"]),
+                changed=bool(data["changed"]),
+            )
+        except KeyError as missing:
+            raise InvalidFinalizationRecordError(
+                f"finalization record has no {missing} entry"
+            ) from None
+        except (TypeError, ValueError, AttributeError) as error:
+            raise InvalidFinalizationRecordError(
+                f"finalization record is malformed: {error}"
+            ) from None
+
+
+def finalize(text: str | None, sources: Sequence[Mapping] | None) -> Finalization:
+    """The answer as it should be shown, with a record of every change made to it."""
+    raw = text or ""
+    sources = _source_list(sources)
+    raw_body, _ = _split_references(raw)
+    result = _renumber(raw_body, len(sources))
+    body, backfills = _backfill(result.body)
+
+    canonical = tuple(dict(sources[old - 1]) for old in result.number_map)
+    references = tuple(
+        Reference(shown, _reference_text(source, old - 1))
+        for (old, shown), source in zip(result.number_map.items(), canonical, strict=True)
+    )
+    final = body
+    if references:
+        final = "\n\n".join([body, REFERENCES_HEADING, *(r.line for r in references)])
+    return Finalization(
+        text=final,
+        body=body,
+        references=references,
+        canonical_sources=canonical,
+        number_map=result.number_map,
+        dropped=result.dropped,
+        rewrites=result.rewrites,
+        backfills=backfills,
+        changed=final != raw.rstrip(),
+    )
+
+
+def apply_finalization(text: str | None, sources: Sequence[Mapping] | None) -> str:
+    return finalize(text, sources).text
+
+
+def finalize_with_canonical(
+    text: str | None, sources: Sequence[Mapping] | None
+) -> tuple[str, list[dict]]:
+    """The final answer and the sources it cites, in the order it cites them."""
+    result = finalize(text, sources)
+    return result.text, list(result.canonical_sources)
+
+
+# Checks on an answer as written ----------------------------------------------
+
+
+def has_phantom_citations(text: str | None, source_count: int) -> bool:
+    return any(not 1 <= n <= source_count for n in parse_document(text).cited_numbers())
+
+
+def has_grouped_or_range_syntax(text: str | None) -> bool:
+    body, _ = _split_references(text or "")
+    return any(c.kind in ("grouped", "range") for c in _citations(body))
+
+
+def has_escaped_brackets(text: str | None) -> bool:
+    return any(m["open"] or m["close"] for m in _CITATION_RE.finditer(text or ""))
+
+
+def is_sequential_in_first_appearance_order(text: str | None) -> bool:
+    order = parse_document(text).first_appearance_order()
+    return order == list(range(1, len(order) + 1))
+
+
+def body_and_references_match(text: str | None) -> bool:
+    """The body cites exactly the listed references, each listed once."""
+    document = parse_document(text)
+    listed = sorted(r.number for r in document.references)
+    return listed == sorted(set(document.cited_numbers()))
