@@ -1,0 +1,67 @@
+"""Small builders for plan tests: a document, a proposed payload over it, stored rows.
+
+They make payloads by hand (not with the proposer) so each test states the text it is about.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from grounding.anchors import make_anchor
+
+CODE_TEXT = (
+    "# N500 Vegbygging\n\n"
+    "Innledning om vegbygging.\n\n"
+    "## 3.1 Brannkonsept\n\n"
+    "Krav til seksjonering av bygget.\n\n"
+    "## 3.2 Romning\n\n"
+    "To uavhengige romningsveier fra hver branncelle.\n\n"
+    "## 3.3 Baereevne\n\n"
+    "Hovedbaeresystemet skal ha R60.\n"
+)
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sections(text: str = CODE_TEXT) -> list[tuple[str, str, int, int]]:
+    """(path, title, start, end) for each "## " heading up to the next one."""
+    starts = [index for index in range(len(text)) if text.startswith("## ", index)]
+    found = []
+    for number, start in enumerate(starts):
+        end = starts[number + 1] if number + 1 < len(starts) else len(text)
+        title = text[start + 3 : text.index("\n", start)]
+        slug = "-".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
+        found.append((f"n500/{slug}", title, start, end))
+    return found
+
+
+def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **overrides) -> dict:
+    data = text.encode() if data is None else data
+    entries = []
+    for path, title, start, end in sections(text):
+        entries.append(
+            {
+                "path": path,
+                "title": title,
+                "span": [start, end],
+                "anchor": make_anchor(text, start, end).to_dict(),
+                "derived": ["PROPOSED", "rule:heading"],
+            }
+        )
+    payload = {
+        "source_sha256": sha256(data),
+        "extractor_id": "grounding.extract",
+        "extractor_version": "1",
+        "proposed_by": "propose-segments 0.1.0",
+        "adjudicated": False,
+        "entries": entries,
+    }
+    payload.update(overrides)
+    return payload
+
+
+def payload_text(payload: dict) -> str:
+    return json.dumps(payload, ensure_ascii=False, indent=2)
