@@ -98,8 +98,8 @@ def test_the_accumulator_refuses_anything_but_a_tool_result() -> None:
 
 
 def test_every_cited_id_is_found_once_however_often_it_is_cited() -> None:
-    text = "Spam links [ev-2] in five threads [ev-12][ev-2], reported twice [ev-1]."
-    assert parse_ev_references(text) == {"ev-1", "ev-2", "ev-12"}
+    rationale = "Spam links [ev-2] in five threads [ev-12][ev-2], reported twice [ev-1]."
+    assert parse_ev_references(rationale) == {"ev-1", "ev-2", "ev-12"}
 
 
 @pytest.mark.parametrize("text", ["(ev-1)", "[ev 1]", "[Ev-1]", "[ev-x1]", "ev-3", "[ev-]"])
@@ -240,13 +240,13 @@ def test_each_kind_has_a_label_a_reviewer_can_read() -> None:
 
 
 def test_only_claims_that_cite_nothing_are_uncited() -> None:
-    text = (
+    rationale = (
         "The author reposted the removed link within the hour [ev-1]. "
         "Moderators had warned this account about the same link before. "
         "Overall, removal is consistent. Verdict: remove. Clear case. "
         "The post also mentions a competitor's product by name [ev-9]."
     )
-    assert uncited_substantive_sentences(text) == [
+    assert uncited_substantive_sentences(rationale) == [
         "Moderators had warned this account about the same link before."
     ]
 
@@ -262,8 +262,8 @@ CITED_THROUGHOUT = (
 
 
 def test_a_rationale_citing_successful_evidence_for_every_claim_passes() -> None:
-    result = validate_citations(CITED_THROUGHOUT, gathered("success", "success", "failure"))
-    assert result == ValidationResult.ok()
+    verdict = validate_citations(CITED_THROUGHOUT, gathered("success", "success", "failure"))
+    assert verdict == ValidationResult.ok()
 
 
 @pytest.mark.parametrize("rationale", ["", "   ", "\n\t \n"])
@@ -272,15 +272,15 @@ def test_a_blank_rationale_fails_as_empty(rationale: str) -> None:
 
 
 def test_a_rationale_without_a_single_citation_fails_even_with_no_claims() -> None:
-    result = validate_citations("Verdict: remove. Clear case.", gathered("success"))
-    assert (result.passed, result.reason) == (False, "no_citations")
+    verdict = validate_citations("Verdict: remove. Clear case.", gathered("success"))
+    assert (verdict.passed, verdict.reason) == (False, "no_citations")
 
 
 def test_invented_ids_are_all_named_in_order_of_first_citation() -> None:
     rationale = "Posted spam [ev-7] after a warning [ev-1], twice [ev-3][ev-7]. Verdict: remove."
-    result = validate_citations(rationale, gathered("success", "success"))
-    assert result.reason == "hallucinated_evidence_ids"
-    assert result.details == {"ids": ["ev-7", "ev-3"]}
+    verdict = validate_citations(rationale, gathered("success", "success"))
+    assert verdict.reason == "hallucinated_evidence_ids"
+    assert verdict.details == {"ids": ["ev-7", "ev-3"]}
 
 
 def test_citing_evidence_that_did_not_succeed_names_each_id_and_its_status() -> None:
@@ -289,9 +289,9 @@ def test_citing_evidence_that_did_not_succeed_names_each_id_and_its_status() -> 
         "The account history lists three bans [ev-4]. "
         "The policy matcher flagged rule two [ev-1]."
     )
-    result = validate_citations(rationale, gathered("success", "timeout", "success", "skipped"))
-    assert result.reason == "cited_non_success_evidence"
-    assert result.details == {
+    verdict = validate_citations(rationale, gathered("success", "timeout", "success", "skipped"))
+    assert verdict.reason == "cited_non_success_evidence"
+    assert verdict.details == {
         "ids": ["ev-2", "ev-4"],
         "statuses": {"ev-2": "timeout", "ev-4": "skipped"},
     }
@@ -310,9 +310,9 @@ def test_uncited_claims_fail_and_are_quoted_for_the_moderator() -> None:
         "Verdict: remove.\n"
         "The linked site hosts malware according to moderators"
     )
-    result = validate_citations(rationale, gathered("success"))
-    assert result.reason == "uncited_claims"
-    assert result.details == {
+    verdict = validate_citations(rationale, gathered("success"))
+    assert verdict.reason == "uncited_claims"
+    assert verdict.details == {
         "sentences": [
             "The author runs several sockpuppet accounts on this forum.",
             "The linked site hosts malware according to moderators",
@@ -322,9 +322,9 @@ def test_uncited_claims_fail_and_are_quoted_for_the_moderator() -> None:
 
 def test_declared_ids_must_match_the_cited_ones_and_the_difference_is_shown() -> None:
     accumulator = gathered("success", "success", "success")
-    result = validate_citations(CITED_THROUGHOUT, accumulator, cited_evidence_ids=["ev-2", "ev-3"])
-    assert result.reason == "cited_field_mismatch"
-    assert result.details == {"missing": ["ev-1"], "extra": ["ev-3"]}
+    verdict = validate_citations(CITED_THROUGHOUT, accumulator, cited_evidence_ids=["ev-2", "ev-3"])
+    assert verdict.reason == "cited_field_mismatch"
+    assert verdict.details == {"missing": ["ev-1"], "extra": ["ev-3"]}
 
 
 def test_declared_ids_in_another_order_or_repeated_still_match() -> None:
@@ -362,6 +362,11 @@ def test_checks_run_in_the_published_order_and_the_first_failure_is_reported() -
     ]
     assert reported == [reason for _, _, reason in steps]
     assert reported == list(reversed(VALIDATION_REASONS))
+
+
+def test_a_passing_result_carries_no_reason_and_no_details() -> None:
+    passing = ValidationResult.ok()
+    assert (passing.passed, passing.reason, passing.details) == (True, "", {})
 
 
 def test_a_failed_result_keeps_its_reason_and_details_and_round_trips() -> None:
