@@ -1,0 +1,301 @@
+"""Reading JSON-lines imports: one JSON object per line, checked line by line.
+
+The cases and answers imports share this. A file is imported whole or not at all:
+every bad line is reported with its number and what is wrong with it, and nothing
+is written unless `skip_invalid` asks to import the good lines and hand back the
+bad ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from review.adapters.errors import ImportRefused
+
+CREATED = "created"
+UNCHANGED = "unchanged"
+# A key that is not there at all, as opposed to one that is null.
+MISSING = object()
+
+_BOM = "\ufeff"
+# Identifiers end up in URLs and log rows; keep them to one visible token.
+_IDENTIFIER = re.compile(r"\S+")
+
+
+@dataclass
+class ImportResult:
+    """What an import did. `rejected` holds (line number, the line as received,
+    what is wrong with it) for each line left out under `skip_invalid`."""
+
+    created: int = 0
+    unchanged: int = 0
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One non-blank line: its 1-based number, the text as received, and either the
+    parsed JSON value or the problems found in it."""
+
+    number: int
+    raw: str
+    value: Any = None
+    problems: tuple[str, ...] = ()
+
+
+class LineProblems(ValueError):
+    """Raised by a line's parser or store step; each problem is reported on its own."""
+
+    def __init__(self, problems: list[str] | str):
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+def read_lines(lines: Iterable[str | bytes] | str | bytes) -> Iterator[Line]:
+    """Each non-blank line, decoded and parsed as JSON.
+
+    Accepts a whole file (str or bytes) or an iterable of lines (an open file in
+    text or binary mode). Bytes must be UTF-8; a bad byte is reported with its
+    offset in the line and in the file. An undecodable line keeps its bytes in
+    `raw` (as surrogate escapes) so a rejects file can write them back unchanged.
+    """
+    if isinstance(lines, bytes):
+        lines = lines.splitlines(keepends=True)
+    elif isinstance(lines, str):
+        # Not str.splitlines: it also breaks at U+2028 and friends, which may sit
+        # unescaped inside a JSON string.
+        lines = [f"{piece}\n" for piece in lines.split("\n")]
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        if isinstance(line, bytes):
+            text, problem = _decode(line, offset)
+            offset += len(line)
+        else:
+            text, problem = line, None
+        if number == 1:
+            text = text.removeprefix(_BOM)
+        raw = text.rstrip("\r\n")
+        if not raw.strip():
+            continue
+        if problem:
+            yield Line(number, raw, problems=(problem,))
+            continue
+        try:
+            yield Line(number, raw, value=json.loads(raw))
+        except json.JSONDecodeError as exc:
+            yield Line(number, raw, problems=(f"not valid JSON: {exc.msg} at column {exc.colno}",))
+
+
+def _decode(line: bytes, file_offset: int) -> tuple[str, str | None]:
+    try:
+        return line.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        bad = line[exc.start : exc.start + 1].hex()
+        return line.decode("utf-8", "surrogateescape"), (
+            f"not UTF-8: byte 0x{bad} at byte {exc.start} of the line "
+            f"(byte offset {file_offset + exc.start} in the file)"
+        )
+
+
+def content_sha256(value: Any) -> str:
+    """The SHA-256 of a record's canonical JSON: key order and spacing do not count."""
+    canonical = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def import_lines(
+    lines: Iterable[str | bytes] | str | bytes,
+    *,
+    parse: Callable[[Any], Any],
+    identify: Callable[[Any], str],
+    store: Callable[[Any, str], str],
+    skip_invalid: bool = False,
+    kind: str,
+) -> ImportResult:
+    """Parse every line, then store the good ones in one transaction.
+
+    `parse(value)` checks one JSON value and returns a record, raising LineProblems;
+    `identify(record)` names it (duplicates within the file are bad lines);
+    `store(record, sha256)` writes it and returns CREATED or UNCHANGED, raising
+    LineProblems for a conflict with what is already stored.
+    Without `skip_invalid`, any bad line refuses the whole file with ImportRefused.
+    """
+    parsed: list[tuple[Line, Any]] = []
+    bad: dict[int, tuple[Line, list[str]]] = {}
+    first_seen: dict[str, int] = {}
+    seen_any = False
+    for line in read_lines(lines):
+        seen_any = True
+        if line.problems:
+            bad[line.number] = (line, list(line.problems))
+            continue
+        try:
+            record = parse(line.value)
+        except LineProblems as exc:
+            bad[line.number] = (line, exc.problems)
+            continue
+        identifier = identify(record)
+        if identifier in first_seen:
+            bad[line.number] = (
+                line,
+                [f"{kind} {identifier!r} is already on line {first_seen[identifier]}"],
+            )
+            continue
+        first_seen[identifier] = line.number
+        parsed.append((line, record))
+    if not seen_any:
+        raise ImportRefused("the file has no lines")
+
+    result = ImportResult()
+    with transaction.atomic():
+        for line, record in parsed:
+            try:
+                # A savepoint per line, so a refused line leaves nothing behind
+                # when the others are kept under skip_invalid.
+                with transaction.atomic():
+                    outcome = store(record, content_sha256(line.value))
+            except LineProblems as exc:
+                bad[line.number] = (line, exc.problems)
+                continue
+            except IntegrityError:
+                bad[line.number] = (
+                    line,
+                    [f"{kind} {identify(record)!r} was imported by someone else meanwhile"],
+                )
+                continue
+            if outcome == CREATED:
+                result.created += 1
+            else:
+                result.unchanged += 1
+        ordered = [bad[number] for number in sorted(bad)]
+        if ordered and not skip_invalid:
+            raise ImportRefused(
+                [
+                    f"line {line.number}: {problem}"
+                    for line, problems in ordered
+                    for problem in problems
+                ]
+            )
+    result.rejected = [(line.number, line.raw, "; ".join(problems)) for line, problems in ordered]
+    return result
+
+
+def write_rejects(rejected: list[tuple[int, str, str]], path) -> None:
+    """Write the rejected lines, exactly as received, one per line, so they can be
+    fixed and imported again."""
+    with open(path, "w", encoding="utf-8", errors="surrogateescape", newline="\n") as out:
+        for _number, raw, _message in rejected:
+            out.write(raw + "\n")
+
+
+# --- Checking one JSON object -------------------------------------------------------
+
+
+class Checker:
+    """Collects the problems of one line, each named by its path
+    ("evidence[1].status: 'done' is not one of success, failure, ...")."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def fail(self, path: str, message: str) -> None:
+        self.problems.append(f"{path}: {message}" if path else message)
+
+    def done(self) -> None:
+        if self.problems:
+            raise LineProblems(self.problems)
+
+    def object(
+        self, value: Any, path: str, *, required: tuple[str, ...], optional: tuple[str, ...] = ()
+    ) -> bool:
+        """Whether `value` is an object with every required key and no unknown ones."""
+        if not isinstance(value, dict):
+            self.fail(path, f"must be an object, not {_json_type(value)}")
+            return False
+        prefix = f"{path}." if path else ""
+        for key in required:
+            if key not in value:
+                self.fail(f"{prefix}{key}", "is required")
+        known = set(required) | set(optional)
+        for key in value:
+            if key not in known:
+                self.fail(
+                    f"{prefix}{key}",
+                    f"unknown key (expected {', '.join(sorted(known))})",
+                )
+        return True
+
+    def string(
+        self,
+        value: Any,
+        path: str,
+        *,
+        max_length: int | None = None,
+        non_empty: bool = False,
+        identifier: bool = False,
+    ) -> str | None:
+        if not isinstance(value, str):
+            self.fail(path, f"must be a string, not {_json_type(value)}")
+            return None
+        if non_empty and not value.strip():
+            self.fail(path, "must not be empty")
+            return None
+        if identifier and not _IDENTIFIER.fullmatch(value):
+            self.fail(path, f"{value!r} must be one word, without spaces")
+            return None
+        if max_length is not None and len(value) > max_length:
+            self.fail(path, f"is {len(value)} characters long; the most allowed is {max_length}")
+            return None
+        return value
+
+    def integer(
+        self, value: Any, path: str, *, minimum: int | None = None, maximum: int | None = None
+    ) -> int | None:
+        # JSON true/false arrive as bool, which Python counts as int.
+        if not isinstance(value, int) or isinstance(value, bool):
+            self.fail(path, f"must be an integer, not {_json_type(value)}")
+            return None
+        if minimum is not None and value < minimum:
+            self.fail(path, f"{value} is less than {minimum}")
+            return None
+        if maximum is not None and value > maximum:
+            self.fail(path, f"{value} is more than {maximum}")
+            return None
+        return value
+
+    def choice(self, value: Any, path: str, choices: tuple[str, ...]) -> str | None:
+        if not isinstance(value, str) or value not in choices:
+            shown = repr(value) if isinstance(value, str) else _json_type(value)
+            self.fail(path, f"{shown} is not one of {', '.join(choices)}")
+            return None
+        return value
+
+    def list(self, value: Any, path: str) -> list | None:
+        if not isinstance(value, list):
+            self.fail(path, f"must be a list, not {_json_type(value)}")
+            return None
+        return value
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a value's type, which is what the person wrote."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

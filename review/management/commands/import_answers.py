@@ -1,0 +1,12 @@
+"""manage.py import_answers FILE.jsonl [--skip-invalid [--rejects-out F]]"""
+
+from review.adapters.answers import import_answers
+from review.management.jsonl_command import JsonlImportCommand
+
+
+class Command(JsonlImportCommand):
+    help = "Import LLM answers and their sources, one JSON object per line (see README)."
+    noun = "answers"
+
+    def import_file(self, data, *, skip_invalid):
+        return import_answers(data, skip_invalid=skip_invalid)

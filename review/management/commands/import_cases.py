@@ -1,0 +1,12 @@
+"""manage.py import_cases FILE.jsonl [--skip-invalid [--rejects-out F]]"""
+
+from review.adapters.cases import import_cases
+from review.management.jsonl_command import JsonlImportCommand
+
+
+class Command(JsonlImportCommand):
+    help = "Import moderation cases, one JSON object per line (see README)."
+    noun = "cases"
+
+    def import_file(self, data, *, skip_invalid):
+        return import_cases(data, skip_invalid=skip_invalid)

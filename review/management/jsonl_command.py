@@ -1,0 +1,63 @@
+"""What import_cases and import_answers share: read a JSON-lines file, import it
+whole or refuse it listing every bad line, or with --skip-invalid keep the good
+lines and write the bad ones beside the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from review.adapters.errors import ImportRefused
+from review.adapters.jsonl import ImportResult, write_rejects
+
+
+def default_rejects_path(path: Path) -> Path:
+    """cases.jsonl -> cases.rejected.jsonl, next to the file."""
+    return path.with_name(f"{path.stem}.rejected{path.suffix or '.jsonl'}")
+
+
+class JsonlImportCommand(BaseCommand):
+    noun = "records"
+
+    def import_file(self, data: bytes, *, skip_invalid: bool) -> ImportResult:
+        raise NotImplementedError
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", type=Path, help="a JSON-lines file, one object per line")
+        parser.add_argument(
+            "--skip-invalid",
+            action="store_true",
+            help="import the good lines and write the bad ones to a rejects file",
+        )
+        parser.add_argument(
+            "--rejects-out",
+            type=Path,
+            help="where --skip-invalid writes the bad lines (default: FILE.rejected.jsonl)",
+        )
+
+    def handle(self, *args, file: Path, skip_invalid: bool, rejects_out: Path | None, **options):
+        if rejects_out and not skip_invalid:
+            raise CommandError("--rejects-out only makes sense with --skip-invalid")
+        target = rejects_out or default_rejects_path(file)
+        if skip_invalid and target.resolve() == file.resolve():
+            raise CommandError(f"{target} is the file being imported; choose another --rejects-out")
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
+        try:
+            result = self.import_file(data, skip_invalid=skip_invalid)
+        except ImportRefused as exc:
+            lines = "\n".join(f"  {problem}" for problem in exc.problems)
+            raise CommandError(f"{file}: nothing imported.\n{lines}") from exc
+        summary = (
+            f"{file}: {result.created} {self.noun} created, {result.unchanged} unchanged, "
+            f"{len(result.rejected)} rejected"
+        )
+        if result.rejected:
+            write_rejects(result.rejected, target)
+            for number, _raw, message in result.rejected:
+                self.stderr.write(f"  line {number}: {message}")
+            summary += f" (bad lines written to {target})"
+        self.stdout.write(summary)
