@@ -206,6 +206,16 @@ class FinalizationChanges:
     def moved(self) -> tuple[Renumbering, ...]:
         return tuple(item for item in self.renumbered if item.moved)
 
+    @property
+    def citations_changed(self) -> bool:
+        return bool(self.moved or self.dropped or self.rewrites or self.backfills)
+
+    @property
+    def only_references_rebuilt(self) -> bool:
+        """Changed, but only because the reference list was written from the sources
+        (the raw answer had none, or wrote it differently)."""
+        return self.changed and not self.citations_changed
+
 
 def finalization(answer: Answer) -> Finalization:
     """The stored finalization record, read back through grounding."""
