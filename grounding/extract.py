@@ -1,0 +1,83 @@
+"""The text a document's plan is made against: one string per document, the same every time.
+
+Spans and anchors are offsets into this string, so it must never change silently: Markdown and
+plain text are strict UTF-8 (a bad byte is an error, never a replacement character), and PDF text
+comes from one pinned library whose version is part of `EXTRACTOR_VERSION`.
+"""
+
+from __future__ import annotations
+
+import io
+from importlib.metadata import version
+from pathlib import PurePath
+
+from pypdf import PdfReader
+
+EXTRACTOR_ID = "grounding.extract"
+# A plan records which extraction its offsets belong to; PDF text changes with the PDF
+# library, so its version is part of ours.
+EXTRACTOR_VERSION = f"1+pypdf{version('pypdf')}"
+
+_TYPES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".pdf": "pdf"}
+_BOM = b"\xef\xbb\xbf"
+PAGE_BREAK = "\n\n"
+
+
+class ExtractError(ValueError):
+    """A document whose text cannot be extracted."""
+
+
+class UnsupportedDocument(ExtractError):
+    """A file type this module has no extractor for."""
+
+
+class UndecodableDocument(ExtractError):
+    """A supported file whose bytes are not a readable document of its type."""
+
+
+def document_type(name: str) -> str:
+    """ "markdown", "text" or "pdf", from the file name's extension (case does not matter)."""
+    suffix = PurePath(name).suffix.lower()
+    try:
+        return _TYPES[suffix]
+    except KeyError:
+        kind = f"type {suffix!r}" if suffix else "no file extension"
+        known = ", ".join(sorted(_TYPES))
+        raise UnsupportedDocument(
+            f"{name}: cannot extract text from a file with {kind}; supported: {known}"
+        ) from None
+
+
+def extract_text(name: str, data: bytes) -> str:
+    """The text of a document whose type `name` names; the same bytes always give the same text."""
+    kind = document_type(name)
+    if kind == "pdf":
+        return _pdf_text(name, data)
+    return _utf8_text(name, data)
+
+
+def _utf8_text(name: str, data: bytes) -> str:
+    skipped = len(_BOM) if data.startswith(_BOM) else 0
+    try:
+        return data[skipped:].decode("utf-8")
+    except UnicodeDecodeError as error:
+        offset = skipped + error.start
+        bad = data[offset : offset + min(4, error.end - error.start)].hex(" ")
+        raise UndecodableDocument(
+            f"{name}: not valid UTF-8 at byte offset {offset} (bytes {bad}: {error.reason}); "
+            "re-save the file as UTF-8"
+        ) from None
+
+
+def _pdf_text(name: str, data: bytes) -> str:
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise UndecodableDocument(f"{name}: the PDF is encrypted with a password")
+        pages = [page.extract_text() for page in reader.pages]
+    except ExtractError:
+        raise
+    except Exception as error:
+        # A damaged file can make the parser fail in many ways; to the caller they are one.
+        raise UndecodableDocument(f"{name}: not a readable PDF ({error})") from error
+    return PAGE_BREAK.join(pages)
