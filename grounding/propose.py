@@ -1,0 +1,522 @@
+"""The mechanical proposer: headings become PROPOSED entries of a segmentation plan.
+
+It proposes; a person adjudicates. Every entry it writes is marked PROPOSED and names the
+rule that made it, and nothing here can mark an entry decided.
+
+Rules:
+- rule:heading: a Markdown heading (ATX "## Title" or setext "Title" over "===" / "---"),
+  outside fenced code and front matter;
+- rule:numbered-heading: in plain text and PDF text, a short line that starts with a
+  section number ("3.1 Brannkonsept"), its depth given by the number;
+- rule:size-split (with --max-segment-chars): a span longer than the cap is cut at the last
+  paragraph boundary at or before the cap, else hard at the cap; parts tile the span and
+  keep their origin's rule. A document in which no heading proposes anything counts as one
+  span, so a long unstructured document is split by size alone.
+
+Gates: a heading made only of stop words (Norwegian or English) or of no words at all opens
+no segment; a heading with no body (only blank lines or gated headings before the next
+heading) proposes nothing, though it still names the level its sub-headings live under.
+
+An entry runs from its heading line to the next entry's heading (the last one to the end
+of the text), so entries tile everything from the first entry on; the text before it is
+covered by none. Paths are hierarchical lower-case slugs; æ, ø and å are written ae, oe
+and aa (the Norwegian convention for plain ASCII, the one "Roemning" and "Baereevne" use).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import traceback
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from grounding import __version__
+from grounding.anchors import make_anchor
+from grounding.extract import (
+    EXTRACTOR_ID,
+    EXTRACTOR_VERSION,
+    ExtractError,
+    document_type,
+    extract_text,
+)
+from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
+
+PROGRAM = "propose-segments"
+PROPOSED_BY = f"{PROGRAM} {__version__}"
+
+RULE_HEADING = "rule:heading"
+RULE_NUMBERED_HEADING = "rule:numbered-heading"
+RULE_SIZE_SPLIT = "rule:size-split"
+RULE_NAMES = frozenset({RULE_HEADING, RULE_NUMBERED_HEADING, RULE_SIZE_SPLIT})
+
+__all__ = [
+    "PROPOSED_MARKER",
+    "RULE_HEADING",
+    "RULE_NAMES",
+    "RULE_NUMBERED_HEADING",
+    "RULE_SIZE_SPLIT",
+    "NothingToPropose",
+    "ProposalError",
+    "console_main",
+    "main",
+    "propose_plan",
+    "slugify",
+]
+
+MAX_SLUG_CHARS = 60
+
+_ENGLISH_STOP_WORDS = """
+a an and are as at be been being both but by can could did do does doing each for from had
+has have having he her hers herself him himself his how i if in into is it its itself just
+me my myself no nor not of on or our ours ourselves she should so some such than that the
+their theirs them themselves then there these they this those through to too until was we
+were what when where which while who whom why will with would you your yours yourself
+yourselves
+"""
+# Bokmål and nynorsk function words, written with æ, ø and å; the ASCII spellings
+# ("ogsaa", "paa") are added below because documents use both.
+_NORWEGIAN_STOP_WORDS = """
+og i jeg det at en et den til er som på de med han av ikke der så var meg seg men ett har
+om vi min mitt ha hadde hun nå over da ved fra du ut sin dem oss opp man kan hans hvor eller
+hva skal selv sjøl her alle vil bli ble blitt kunne inn når være kom noen noe ville dere
+deres kun ja etter ned skulle denne for deg si sine sitt mot å hvorfor dette disse uten
+hvordan ingen din ditt blir samme hvilken hvilke sånn inni mellom vår hver hvem hvis både
+bare enn fordi før også slik vært begge siden dykk dykkar dei deira deim di då eg ein eit
+eitt elles ho henne hennar hennes ikkje ingi inkje korleis kva kvar kven kvifor me medan mi
+mine mykje no nokon noka noko nokre sia sidan so um upp vere vore verte vart
+"""
+
+_TRANSLITERATION = str.maketrans(
+    {"æ": "ae", "ø": "oe", "å": "aa", "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"}
+)
+
+
+def _with_ascii_spellings(words: str) -> frozenset[str]:
+    listed = set(words.split())
+    return frozenset(listed | {word.translate(_TRANSLITERATION) for word in listed})
+
+
+STOP_WORDS = _with_ascii_spellings(_ENGLISH_STOP_WORDS + _NORWEGIAN_STOP_WORDS)
+
+_WORD = re.compile(r"[^\W\d_]+")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)(.*)")
+_ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# A list item, block quote or table row is not a paragraph a setext line can underline.
+_NOT_A_PARAGRAPH = re.compile(r" {0,3}(?:[-+*>|]|\d+[.)])(?:[ \t]|$)")
+_NUMBERED = re.compile(r"[ \t]*(\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(\S.*?)[ \t]*")
+# Table-of-contents lines: dot leaders, or a page number set off by a tab or wide gap.
+_TOC_LINE = re.compile(r"\.{3,}|…|(?:\t|[ ]{2,})\d+$")
+MAX_NUMBERED_HEADING_CHARS = 100
+
+
+class ProposalError(ValueError):
+    """The proposer was asked for something it cannot do (a bad cap, a bad prefix)."""
+
+
+class NothingToPropose(Exception):
+    """Not a failure: the document has no structure these rules propose a split for.
+
+    Kept out of ValueError on purpose, so that no handler for failures swallows it.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class _Heading:
+    start: int  # where the heading's first line starts
+    body_start: int  # just after its last line (the underline of a setext heading)
+    level: int
+    title: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class _Span:
+    path: str
+    title: str
+    start: int
+    end: int
+    rules: tuple[str, ...]
+
+
+def propose_plan(
+    name: str, data: bytes, *, max_segment_chars: int = 0, path_prefix: str = ""
+) -> dict:
+    """The proposed plan payload for one document, or NothingToPropose.
+
+    Pure: reads nothing but its arguments, so the review app and the command line get
+    the same plan for the same bytes.
+    """
+    if isinstance(max_segment_chars, bool) or not isinstance(max_segment_chars, int):
+        raise ProposalError(f"max-segment-chars must be an integer, not {max_segment_chars!r}")
+    if max_segment_chars < 0:
+        raise ProposalError(
+            f"max-segment-chars must be 0 (off) or a positive number of characters, "
+            f"not {max_segment_chars}"
+        )
+    prefix = _prefix_components(path_prefix)
+    kind = document_type(name)
+    text = extract_text(name, data)
+
+    headings = list(_markdown_headings(text) if kind == "markdown" else _numbered_headings(text))
+    spans = _heading_spans(text, headings, prefix)
+    if max_segment_chars:
+        if not spans and len(text) > max_segment_chars and text.strip():
+            spans = [_Span("/".join(prefix), name, 0, len(text), ())]
+        spans = _split_by_size(text, spans, max_segment_chars, prefix, name)
+    if not spans:
+        raise NothingToPropose(_why_nothing(text, headings, max_segment_chars))
+
+    payload = {
+        "source_sha256": hashlib.sha256(data).hexdigest(),
+        "extractor_id": EXTRACTOR_ID,
+        "extractor_version": EXTRACTOR_VERSION,
+        "proposed_by": PROPOSED_BY,
+        "adjudicated": False,
+        "entries": [
+            {
+                "path": span.path,
+                "title": span.title,
+                "span": [span.start, span.end],
+                "anchor": make_anchor(text, span.start, span.end).to_dict(),
+                "derived": [PROPOSED_MARKER, *span.rules],
+            }
+            for span in spans
+        ],
+    }
+    # What we write must pass the same gate as any plan read back.
+    parse_segmentation_plan(payload, text)
+    return payload
+
+
+def slugify(title: str) -> str:
+    """Lower-case ASCII letters and digits joined by single dashes; may be empty."""
+    text = _LINK.sub(r"\1", title).casefold().translate(_TRANSLITERATION)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char))
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    if len(slug) > MAX_SLUG_CHARS:
+        cut = slug[: MAX_SLUG_CHARS + 1]
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else cut[:MAX_SLUG_CHARS]
+    return slug.strip("-")
+
+
+def is_stop_heading(title: str) -> bool:
+    """True when a heading has no word that is not a stop word (numbers are no words)."""
+    words = _WORD.findall(_LINK.sub(r"\1", title).casefold())
+    return all(word in STOP_WORDS for word in words)
+
+
+# --- headings -------------------------------------------------------------------------
+
+
+def _lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end including the newline, content without line ending) for every line."""
+    position = 0
+    length = len(text)
+    while position < length:
+        newline = text.find("\n", position)
+        end = length if newline < 0 else newline + 1
+        yield position, end, text[position:end].rstrip("\r\n")
+        position = end
+
+
+def _markdown_headings(text: str) -> Iterator[_Heading]:
+    lines = list(_lines(text))
+    index = _after_front_matter(lines)
+    fence: str | None = None
+    while index < len(lines):
+        start, end, line = lines[index]
+        index += 1
+        opening = _FENCE.match(line)
+        if fence is not None:
+            if (
+                opening
+                and opening.group(1)[0] == fence[0]
+                and len(opening.group(1)) >= len(fence)
+                and not line[opening.end() :].strip()
+            ):
+                fence = None
+            continue
+        if opening:
+            fence = opening.group(1)
+            continue
+        atx = _ATX.fullmatch(line)
+        if atx:
+            title = _ATX_CLOSING.sub("", atx.group(2)).strip()
+            yield _Heading(start, end, len(atx.group(1)), title, RULE_HEADING)
+            continue
+        if index < len(lines) and _is_setext_title(lines, index - 1):
+            underline = lines[index][2]
+            level = 1 if underline.strip()[0] == "=" else 2
+            yield _Heading(start, lines[index][1], level, line.strip(), RULE_HEADING)
+            index += 1
+
+
+def _is_setext_title(lines: Sequence[tuple[int, int, str]], index: int) -> bool:
+    line = lines[index][2]
+    if not line.strip() or line.startswith(("    ", "\t")) or _NOT_A_PARAGRAPH.match(line):
+        return False
+    # Only a one-line paragraph: a longer one followed by "---" is too easily a rule.
+    if index > 0 and lines[index - 1][2].strip():
+        return False
+    return _SETEXT_UNDERLINE.fullmatch(lines[index + 1][2]) is not None
+
+
+def _after_front_matter(lines: Sequence[tuple[int, int, str]]) -> int:
+    if not lines or lines[0][2] != "---":
+        return 0
+    for index in range(1, len(lines)):
+        if lines[index][2] in ("---", "..."):
+            return index + 1
+    return 0
+
+
+def _numbered_headings(text: str) -> Iterator[_Heading]:
+    for start, end, line in _lines(text):
+        if len(line) > MAX_NUMBERED_HEADING_CHARS:
+            continue
+        match = _NUMBERED.fullmatch(line)
+        if not match:
+            continue
+        number, words = match.groups()
+        # Sentences, list items and table-of-contents lines look numbered too.
+        if not words[0].isupper() or words[-1] in ".,;:" or _TOC_LINE.search(words):
+            continue
+        yield _Heading(start, end, number.count(".") + 1, line.strip(), RULE_NUMBERED_HEADING)
+
+
+# --- spans and paths -------------------------------------------------------------------
+
+
+def _heading_spans(text: str, headings: Sequence[_Heading], prefix: list[str]) -> list[_Span]:
+    candidates = [heading for heading in headings if not is_stop_heading(heading.title)]
+    gated = [heading for heading in headings if is_stop_heading(heading.title)]
+    used: set[str] = set()
+    stack: list[tuple[int, str]] = []
+    proposed: list[tuple[_Heading, str]] = []
+    gated_position = 0
+    for position, heading in enumerate(candidates):
+        while stack and stack[-1][0] >= heading.level:
+            stack.pop()
+        parents = [slug for _, slug in stack]
+        slug = _unique_slug(prefix + parents, slugify(heading.title) or "section", used)
+        stack.append((heading.level, slug))
+        next_start = candidates[position + 1].start if position + 1 < len(candidates) else len(text)
+        while gated_position < len(gated) and gated[gated_position].start < heading.body_start:
+            gated_position += 1
+        if _has_body(text, heading.body_start, next_start, gated, gated_position):
+            proposed.append((heading, "/".join([*prefix, *parents, slug])))
+    return [
+        _Span(
+            path,
+            heading.title,
+            heading.start,
+            proposed[position + 1][0].start if position + 1 < len(proposed) else len(text),
+            (heading.rule,),
+        )
+        for position, (heading, path) in enumerate(proposed)
+    ]
+
+
+def _unique_slug(parents: list[str], slug: str, used: set[str]) -> str:
+    candidate, number = slug, 2
+    while "/".join([*parents, candidate]) in used:
+        candidate, number = f"{slug}-{number}", number + 1
+    used.add("/".join([*parents, candidate]))
+    return candidate
+
+
+def _has_body(text: str, start: int, end: int, gated: Sequence[_Heading], position: int) -> bool:
+    """Is there anything but blank lines and gated headings between start and end?"""
+    cursor = start
+    while position < len(gated) and gated[position].start < end:
+        if text[cursor : gated[position].start].strip():
+            return True
+        cursor = max(cursor, gated[position].body_start)
+        position += 1
+    return bool(text[cursor:end].strip())
+
+
+def _split_by_size(
+    text: str, spans: list[_Span], cap: int, prefix: list[str], name: str
+) -> list[_Span]:
+    used = {span.path for span in spans}
+    result: list[_Span] = []
+    for span in spans:
+        if span.end - span.start <= cap:
+            result.append(span)
+            continue
+        cuts = _cuts(text, span.start, span.end, cap)
+        bounds = list(zip([span.start, *cuts], [*cuts, span.end], strict=True))
+        parent = span.path.split("/") if span.path else []
+        for number, (start, end) in enumerate(bounds, 1):
+            slug = _unique_slug(parent, f"part-{number}", used)
+            result.append(
+                _Span(
+                    "/".join([*parent, slug]),
+                    f"{span.title} (part {number} of {len(bounds)})",
+                    start,
+                    end,
+                    (*span.rules, RULE_SIZE_SPLIT),
+                )
+            )
+    return result
+
+
+def _cuts(text: str, start: int, end: int, cap: int) -> list[int]:
+    """Cut positions so that no part is longer than cap, each at a paragraph boundary if any."""
+    cuts = []
+    while end - start > cap:
+        boundary = text.rfind("\n\n", start, start + cap)
+        # A boundary at the very start would make an empty part; cut hard instead.
+        cut = boundary + 2 if boundary >= 0 and boundary + 2 > start else start + cap
+        cuts.append(cut)
+        start = cut
+    return cuts
+
+
+def _prefix_components(path_prefix: str) -> list[str]:
+    if not path_prefix:
+        return []
+    components = [slugify(part) for part in path_prefix.split("/")]
+    if not all(components):
+        raise ProposalError(
+            f"path prefix {path_prefix!r} reduces to an empty path component; "
+            "give it letters or digits"
+        )
+    return components
+
+
+def _why_nothing(text: str, headings: Sequence[_Heading], cap: int) -> str:
+    if not text.strip():
+        return "the document has no text"
+    under_cap = f", and at {len(text)} characters it is within the cap of {cap}" if cap else ""
+    if not headings:
+        return f"no headings found{under_cap}"
+    return f"no heading has both a body and a word that is not a stop word{under_cap}"
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+class _ArgumentError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        # main() returns its status instead of exiting from inside argparse.
+        raise _ArgumentError(message)
+
+
+def _cap(value: str) -> int:
+    try:
+        cap = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if cap < 0:
+        raise argparse.ArgumentTypeError(
+            f"{cap} is negative; use 0 for no cap or a positive number of characters"
+        )
+    return cap
+
+
+def _arguments() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROGRAM,
+        description="Propose a segmentation plan for one document. Every entry is PROPOSED; "
+        "a person adjudicates it.",
+    )
+    parser.add_argument("source", help="the document: .md, .markdown, .txt or .pdf")
+    parser.add_argument("--out", help="where to write the plan (JSON); standard output if absent")
+    parser.add_argument(
+        "--max-segment-chars",
+        type=_cap,
+        default=0,
+        help="split spans longer than this many characters (0, the default, is off)",
+    )
+    parser.add_argument(
+        "--path-prefix",
+        default="",
+        help="put every path under this prefix, e.g. the document's place in a corpus",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """0: a plan was written; 1: nothing to propose, nothing written; 2: failure."""
+    try:
+        options = _arguments().parse_args(argv)
+        source = Path(options.source)
+        payload = propose_plan(
+            source.name,
+            source.read_bytes(),
+            max_segment_chars=options.max_segment_chars,
+            path_prefix=options.path_prefix,
+        )
+        document = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        if options.out:
+            _write_atomically(Path(options.out), document)
+        else:
+            sys.stdout.write(document)
+    except NothingToPropose as nothing:
+        print(
+            f"{PROGRAM}: nothing to propose for {source}: {nothing.reason}; no plan written",
+            file=sys.stderr,
+        )
+        return 1
+    except (_ArgumentError, OSError, ExtractError, ProposalError, PlanError) as error:
+        print(f"{PROGRAM}: FAILED: {error}", file=sys.stderr)
+        return 2
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
+    except Exception as error:
+        # An uncaught exception would exit 1, which means "nothing to propose".
+        traceback.print_exc()
+        print(f"{PROGRAM}: FAILED: unexpected {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    if options.out:
+        print(
+            f"{PROGRAM}: wrote {len(payload['entries'])} proposed entries to {options.out}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def console_main() -> None:
+    sys.exit(main(sys.argv[1:]))
+
+
+def _write_atomically(path: Path, document: str) -> None:
+    """Readers see the old file or the whole new one, never half of it."""
+    descriptor, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(document)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # mkstemp makes the file private; a plan gets the mode any new file would get.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
