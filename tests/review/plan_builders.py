@@ -8,7 +8,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+from django.db.models import Model
+
 from grounding.anchors import make_anchor
+from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
 
 CODE_TEXT = (
     "# N500 Vegbygging\n\n"
@@ -53,8 +56,8 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
         )
     payload = {
         "source_sha256": sha256(data),
-        "extractor_id": "grounding.extract",
-        "extractor_version": "1",
+        "extractor_id": EXTRACTOR_ID,
+        "extractor_version": EXTRACTOR_VERSION,
         "proposed_by": "propose-segments 0.1.0",
         "adjudicated": False,
         "entries": entries,
@@ -65,3 +68,11 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
 
 def payload_text(payload: dict) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=2)
+
+
+def row_counts() -> dict[str, int]:
+    """How many rows each review table holds: equal before and after means nothing written."""
+    from django.apps import apps
+
+    models: list[type[Model]] = list(apps.get_app_config("review").get_models())
+    return {model.__name__: model.objects.count() for model in models}

@@ -1,0 +1,75 @@
+"""Documents: the bytes as received, hashed, with the text `grounding.extract` read from them."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import PurePosixPath, PureWindowsPath
+
+from django.db import IntegrityError, transaction
+
+from grounding.extract import (
+    EXTRACTOR_ID,
+    EXTRACTOR_VERSION,
+    ExtractError,
+    document_type,
+    extract_text,
+)
+from review.adapters.errors import ImportRefused
+from review.models import Document
+
+NAME_MAX_CHARS = Document._meta.get_field("name").max_length
+
+
+def sha256_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def document_name(name: str) -> str:
+    """The file's own name: an upload or a command-line path may carry directories."""
+    base = PureWindowsPath(PurePosixPath(name).name).name.strip()
+    if not base:
+        raise ImportRefused(f"{name!r} names no file")
+    if len(base) > NAME_MAX_CHARS:
+        raise ImportRefused(f"the file name is longer than {NAME_MAX_CHARS} characters")
+    return base
+
+
+def store_document(name: str, data: bytes) -> Document:
+    """The stored document for these bytes: the one already kept (same SHA-256, whatever its
+    name), or a new one with its extracted text.
+
+    Raises ImportRefused, storing nothing, for an empty file, a type grounding cannot read,
+    bytes that do not decode, or a file with no text in it.
+    """
+    name = document_name(name)
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ImportRefused(f"{name}: expected the file's bytes, not {type(data).__name__}")
+    data = bytes(data)
+    if not data:
+        raise ImportRefused(f"{name} is empty: there is nothing to review")
+    digest = sha256_of(data)
+    existing = Document.objects.filter(sha256=digest).first()
+    if existing is not None:
+        return existing
+    try:
+        media_type = document_type(name)
+        text = extract_text(name, data)
+    except ExtractError as error:
+        raise ImportRefused(str(error)) from error
+    if not text.strip():
+        raise ImportRefused(f"{name} holds no text (only whitespace was extracted from it)")
+    try:
+        # A savepoint, so a lost race with an identical upload leaves the caller's
+        # transaction usable.
+        with transaction.atomic():
+            return Document.objects.create(
+                name=name,
+                media_type=media_type,
+                data=data,
+                sha256=digest,
+                text=text,
+                extractor_id=EXTRACTOR_ID,
+                extractor_version=EXTRACTOR_VERSION,
+            )
+    except IntegrityError:
+        return Document.objects.get(sha256=digest)
