@@ -1,0 +1,61 @@
+"""An editor's decision on an answer: publish, withdraw, and undo.
+
+Versioned and logged through `review.decisions.decide`, like a case's verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+
+from review.case_actions import ActionRefused, undo_latest
+from review.decisions import decide
+from review.models import Answer, Decision
+
+
+@dataclass(frozen=True)
+class StateAction:
+    name: str  # as in the URL and the log: "answer.<name>"
+    label: str
+    state: str
+
+
+STATE_ACTIONS = {
+    action.name: action
+    for action in (
+        StateAction("publish", "Publish", Answer.State.PUBLISHED),
+        StateAction("withdraw", "Withdraw", Answer.State.WITHDRAWN),
+    )
+}
+
+
+def available_actions(answer: Answer) -> list[StateAction]:
+    """The actions that would change something: publishing a published answer would not."""
+    return [action for action in STATE_ACTIONS.values() if action.state != answer.state]
+
+
+def decide_answer(
+    answer: Answer, name: str, *, actor, expected_version: int, note: str = ""
+) -> Decision:
+    action = STATE_ACTIONS[name]
+    if answer.state == action.state and answer.version == expected_version:
+        raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
+    note = note.strip()
+    return decide(
+        answer,
+        expected_version=expected_version,
+        actor=actor,
+        action=f"answer.{name}",
+        changes={
+            "state": action.state,
+            "note": note,
+            "decided_by_id": actor.pk,
+            "decided_at": timezone.now(),
+        },
+        note=note,
+    )
+
+
+def undo_answer(answer: Answer, *, actor, expected_version: int) -> Decision:
+    return undo_latest(answer, actor=actor, expected_version=expected_version, action="answer.undo")
