@@ -1,0 +1,391 @@
+"""Segmentation plans: proposals in, entry rows, and the adjudicated payload out.
+
+In: `propose_document` runs the proposer on stored bytes; `import_plan` takes a plan made
+elsewhere. Both keep the payload text verbatim on the Plan and make one Entry row per
+entry, its anchor located against the document's stored text.
+
+Placement. When a plan names the extractor (id and version) that made the stored text,
+the text it was proposed on is the stored text, so `grounding` checks every anchor quotes
+its span exactly and refuses the plan otherwise. When it names another extractor, the text
+may have moved under it: each anchor is located afresh (`grounding.anchors.locate`, hinted
+with the proposed start), the row's span is where it was found, and an entry found only
+fuzzily, ambiguously or not at all must be confirmed or edited by a person before the plan
+can be adjudicated.
+
+Out: `adjudicate_plan` freezes a plan whose every entry is decided, storing the payload
+`grounding.adjudication.adjudicate` makes from the rows, and logs "plan.adjudicate".
+`export_plan` returns that frozen payload and nothing else: an open plan is refused, naming
+the entries still undecided (or, when all are decided, saying it awaits adjudication), so
+what leaves the app is always what someone signed off.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from grounding.adjudication import AdjudicationError, adjudicate
+from grounding.adjudication import Decision as EntryDecision
+from grounding.anchors import Anchor, locate, make_anchor
+from grounding.extract import ExtractError
+from grounding.propose import NothingToPropose, ProposalError, propose_plan
+from grounding.segmentation import (
+    PROPOSED_MARKER,
+    PlanEntry,
+    PlanError,
+    SegmentationPlan,
+    parse_segmentation_plan,
+)
+from review.adapters.documents import store_document
+from review.adapters.errors import ImportRefused
+from review.decisions import decide
+from review.models import Document, Entry, Plan
+
+# Anchors a person must look at before the plan can be signed off.
+NEEDS_CONFIRMATION = frozenset(
+    {Entry.AnchorStatus.FUZZY, Entry.AnchorStatus.AMBIGUOUS, Entry.AnchorStatus.ORPHANED}
+)
+TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
+
+
+class NothingProposed(ImportRefused):
+    """The proposer found no structure to split on. Not a failure of the input: nothing
+    was stored."""
+
+
+class PlanNotAdjudicable(ImportRefused):
+    """The plan cannot be frozen or exported yet; `problems` names each entry in the way."""
+
+    def __init__(self, problems: list[str] | str, undecided: Sequence[Entry] = ()):
+        super().__init__(problems)
+        self.undecided = list(undecided)
+
+
+# --- in ---------------------------------------------------------------------------------
+
+
+def propose_document(
+    name: str,
+    data: bytes,
+    *,
+    max_segment_chars: int = 0,
+    path_prefix: str = "",
+    actor=None,
+) -> Plan:
+    """Store the document and the proposer's plan for it, or refuse and store nothing.
+
+    Proposing the same bytes with the same options again returns the plan already made.
+    """
+    with transaction.atomic():
+        document = store_document(name, data)
+        try:
+            # The stored name, so the plan is made on the same text the document keeps.
+            payload = propose_plan(
+                document.name,
+                bytes(document.data),
+                max_segment_chars=max_segment_chars,
+                path_prefix=path_prefix,
+            )
+        except NothingToPropose as nothing:
+            raise NothingProposed(
+                f"nothing to propose for {document.name}: {nothing.reason}; nothing was stored"
+            ) from nothing
+        except (ProposalError, ExtractError, PlanError) as error:
+            raise ImportRefused(f"{document.name}: {error}") from error
+        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
+        return _store_plan(document, text, payload, options=options, actor=actor)
+
+
+def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
+    """Store a plan proposed elsewhere for `document`, or refuse (ImportRefused) with the
+    reason and store nothing: text that is not a JSON object, a plan for other bytes, or
+    one `grounding` refuses. The same payload imported twice gives the same plan back."""
+    if isinstance(payload_text, bytes | bytearray):
+        try:
+            payload_text = bytes(payload_text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ImportRefused(
+                f"the plan is not UTF-8 text: byte {error.start} cannot be decoded"
+            ) from error
+    if not isinstance(payload_text, str):
+        raise ImportRefused(f"the plan must be JSON text, not {type(payload_text).__name__}")
+    if not payload_text.strip():
+        raise ImportRefused("the plan is empty: expected a JSON object")
+    try:
+        payload = json.loads(payload_text)
+    except json.JSONDecodeError as error:
+        raise ImportRefused(
+            f"the plan is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from error
+    if not isinstance(payload, dict):
+        raise ImportRefused(f"the plan must be a JSON object, not {_json_kind(payload)}")
+    claimed = payload.get("source_sha256")
+    if isinstance(claimed, str) and claimed != document.sha256:
+        raise ImportRefused(
+            f"this plan is for other bytes: its source_sha256 is {claimed[:12]}… but "
+            f"{document.name} has sha256 {document.sha256[:12]}…; import it with the "
+            "document it was proposed on"
+        )
+    with transaction.atomic():
+        return _store_plan(document, payload_text, payload, options={}, actor=actor)
+
+
+def _store_plan(
+    document: Document, payload_text: str, payload: dict, *, options: dict, actor
+) -> Plan:
+    existing = Plan.objects.filter(document=document, original_payload=payload_text).first()
+    if existing is not None:
+        existing.created = False
+        return existing
+    same_text = (
+        payload.get("extractor_id") == document.extractor_id
+        and payload.get("extractor_version") == document.extractor_version
+    )
+    try:
+        plan = parse_segmentation_plan(payload, document.text if same_text else None)
+    except PlanError as error:
+        raise ImportRefused(str(error)) from error
+    if plan.adjudicated:
+        raise ImportRefused(
+            "this plan is already adjudicated; import the proposal (entries marked "
+            f"{PROPOSED_MARKER}) and decide it here"
+        )
+    if plan.source_sha256 != document.sha256:
+        raise ImportRefused(
+            f"this plan is for other bytes: its source_sha256 does not match {document.name}"
+        )
+    _check_fits_columns(plan)
+    if actor is not None and getattr(actor, "username", ""):
+        options = {**options, "submitted_by": actor.username}
+    row = Plan.objects.create(
+        document=document,
+        source_sha256=plan.source_sha256,
+        extractor_id=plan.extractor_id,
+        extractor_version=plan.extractor_version,
+        proposed_by=plan.proposed_by,
+        options=options,
+        original_payload=payload_text,
+    )
+    Entry.objects.bulk_create(
+        _entry_row(row, position, entry, raw, document.text)
+        for position, (entry, raw) in enumerate(zip(plan.entries, payload["entries"], strict=True))
+    )
+    row.created = True
+    return row
+
+
+def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, text: str) -> Entry:
+    location = locate(text, entry.anchor, hint=entry.span[0])
+    # Where the anchor was found, if anywhere; an orphan keeps the span it was proposed with.
+    start, end = (location.start, location.end) if location.start >= 0 else entry.span
+    return Entry(
+        plan=plan,
+        position=position,
+        path=entry.path,
+        title=entry.title,
+        span_start=start,
+        span_end=end,
+        quote=entry.anchor.quote,
+        prefix=entry.anchor.prefix,
+        suffix=entry.anchor.suffix,
+        rules=list(entry.rules),
+        proposed=raw,
+        anchor_status=location.status,
+        anchor_score=location.score,
+    )
+
+
+def _check_fits_columns(plan: SegmentationPlan) -> None:
+    problems = [
+        f"entry #{index} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
+        for index, entry in enumerate(plan.entries)
+        for name, limit in TEXT_FIELD_MAX.items()
+        if len(getattr(entry, name)) > limit
+    ]
+    if problems:
+        raise ImportRefused(problems)
+
+
+# --- out --------------------------------------------------------------------------------
+
+
+def adjudicate_plan(plan: Plan, actor, expected_version: int) -> Plan:
+    """Freeze `plan`: status adjudicated, the adjudicated payload stored, "plan.adjudicate"
+    logged. Refuses (PlanNotAdjudicable) while any entry is undecided or any doubtful anchor
+    is neither confirmed nor edited; StaleVersion when the plan moved on."""
+    with transaction.atomic():
+        # Hold the rows still while the payload is made from them.
+        entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
+        current = Plan.objects.select_for_update().select_related("document").get(pk=plan.pk)
+        if current.status == Plan.Status.ADJUDICATED:
+            raise PlanNotAdjudicable(
+                f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "
+                f"{current.adjudicated_at:%Y-%m-%d %H:%M})"
+            )
+        payload = _adjudicated_payload(current, entries)
+        now = timezone.now()
+        decide(
+            current,
+            expected_version=expected_version,
+            actor=actor,
+            action="plan.adjudicate",
+            changes={
+                "status": Plan.Status.ADJUDICATED,
+                "adjudicated_by": actor,
+                "adjudicated_at": now,
+            },
+        )
+        # The payload belongs to the same decision (same transaction); the log's before
+        # and after keep to the status, the payload itself is what export_plan serves.
+        Plan.objects.filter(pk=plan.pk).update(
+            adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        )
+    plan.refresh_from_db()
+    return plan
+
+
+def export_plan(plan: Plan) -> str:
+    """The adjudicated plan's JSON text, exactly as frozen. Any other plan is refused,
+    naming the entries still undecided."""
+    plan.refresh_from_db(fields=["status", "adjudicated_payload"])
+    if plan.status == Plan.Status.ADJUDICATED:
+        return plan.adjudicated_payload
+    entries = list(plan.entries.order_by("position"))
+    problems, undecided = _blockers(entries)
+    if not problems:
+        problems = [
+            f"every entry of plan {plan.pk} is decided, but nobody has adjudicated the plan "
+            "yet: adjudicate it on its page first"
+        ]
+    raise PlanNotAdjudicable(
+        [f"plan {plan.pk} is not adjudicated, so there is nothing to export", *problems],
+        undecided,
+    )
+
+
+def plan_entries_as_decisions(plan: Plan, entries: Sequence[Entry] | None = None) -> list:
+    """One grounding decision per entry row, in position order; None for a PROPOSED row.
+    An edit carries only what differs from the entry as placed in the stored text."""
+    document = plan.document
+    if entries is None:
+        entries = list(plan.entries.order_by("position"))
+    return [_decision_for(entry, _placed(entry, document.text)) for entry in entries]
+
+
+def path_collisions() -> dict[str, list[Document]]:
+    """Paths that entries of more than one document use (rejected entries aside): exported
+    side by side, one would overwrite the other."""
+    live = Entry.objects.exclude(state=Entry.State.REJECTED)
+    shared = (
+        live.values("path")
+        .annotate(documents=Count("plan__document", distinct=True))
+        .filter(documents__gt=1)
+        .values_list("path", flat=True)
+    )
+    pairs = (
+        live.filter(path__in=list(shared))
+        .values_list("path", "plan__document")
+        .distinct()
+        .order_by("path", "plan__document")
+    )
+    pairs = list(pairs)
+    documents = Document.objects.in_bulk({document_id for _, document_id in pairs})
+    collisions: dict[str, list[Document]] = defaultdict(list)
+    for path, document_id in pairs:
+        collisions[path].append(documents[document_id])
+    return dict(collisions)
+
+
+def _blockers(entries: Sequence[Entry]) -> tuple[list[str], list[Entry]]:
+    problems: list[str] = []
+    undecided = [entry for entry in entries if entry.state == Entry.State.PROPOSED]
+    for entry in undecided:
+        problems.append(f"entry #{entry.position} ({entry.path!r}) is still undecided")
+    for entry in entries:
+        if (
+            entry.anchor_status in NEEDS_CONFIRMATION
+            and not entry.anchor_confirmed
+            and entry.state not in (Entry.State.EDITED, Entry.State.REJECTED)
+        ):
+            problems.append(
+                f"entry #{entry.position} ({entry.path!r}): its anchor is {entry.anchor_status} "
+                "in the stored text; confirm it or edit the entry"
+            )
+    return problems, undecided
+
+
+def _adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
+    problems, undecided = _blockers(entries)
+    if problems:
+        raise PlanNotAdjudicable(problems, undecided)
+    text = plan.document.text
+    placed = [_placed(entry, text) for entry in entries]
+    proposal = SegmentationPlan(
+        source_sha256=plan.document.sha256,
+        # The spans below are in the stored text, so that is the extractor the plan names.
+        extractor_id=plan.document.extractor_id,
+        extractor_version=plan.document.extractor_version,
+        proposed_by=plan.proposed_by,
+        adjudicated=False,
+        entries=tuple(placed),
+    )
+    decisions = [_decision_for(entry, base) for entry, base in zip(entries, placed, strict=True)]
+    try:
+        return adjudicate(proposal, decisions, text)
+    except AdjudicationError as error:
+        raise PlanNotAdjudicable(str(error)) from error
+
+
+def _placed(entry: Entry, text: str) -> PlanEntry:
+    """The entry as proposed, at the place its anchor is found in the stored text: the
+    plan the decisions are decisions on."""
+    proposed = entry.proposed
+    start, end = proposed["span"]
+    location = locate(text, Anchor.from_dict(proposed["anchor"]), hint=start)
+    if location.start >= 0:
+        start, end = location.start, location.end
+    if not 0 <= start < end <= len(text):
+        raise PlanNotAdjudicable(
+            f"entry #{entry.position} ({entry.path!r}): its anchor is {location.status} and "
+            f"the proposed span {[start, end]} is not in the stored text; edit its span"
+        )
+    return PlanEntry(
+        path=proposed["path"],
+        title=proposed["title"],
+        span=(start, end),
+        anchor=make_anchor(text, start, end),
+        derived=(PROPOSED_MARKER, *entry.rules),
+    )
+
+
+def _decision_for(entry: Entry, base: PlanEntry) -> EntryDecision | None:
+    if entry.state == Entry.State.PROPOSED:
+        return None
+    by = entry.decided_by.username if entry.decided_by_id else "unknown"
+    at = entry.decided_at or timezone.now()
+    if entry.state == Entry.State.MERGED:
+        return EntryDecision.merge(by, at, entry.note)
+    if entry.state == Entry.State.REJECTED:
+        return EntryDecision.reject(by, at, entry.note)
+    span = (entry.span_start, entry.span_end)
+    changes = {
+        "title": entry.title if entry.title != base.title else None,
+        "path": entry.path if entry.path != base.path else None,
+        "span": span if span != base.span else None,
+    }
+    if entry.state == Entry.State.EDITED and any(value is not None for value in changes.values()):
+        return EntryDecision.edit(by, at, entry.note, **changes)
+    # Accepted, or an edit that ends where the entry already was: nothing changed.
+    return EntryDecision.accept(by, at, entry.note)
+
+
+def _json_kind(value: object) -> str:
+    return {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number"
+    )
