@@ -485,9 +485,10 @@ def _anchor_field(raw: Mapping, where: str, span: tuple[int, int], text: str | N
     if text is not None:
         if text[start:end] != quote:
             raise PlanError(where, "anchor.quote", f"does not quote the text at {list(span)}")
-        if not text[:start].endswith(prefix):
+        # endswith/startswith with bounds: slicing here would copy the text per entry.
+        if not text.endswith(prefix, 0, start):
             raise PlanError(where, "anchor.prefix", f"does not match the text before {start}")
-        if not text[end:].startswith(suffix):
+        if not text.startswith(suffix, end):
             raise PlanError(where, "anchor.suffix", f"does not match the text after {end}")
     return Anchor(quote=quote, prefix=prefix, suffix=suffix)
 
