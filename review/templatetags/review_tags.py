@@ -1,0 +1,23 @@
+"""Small template helpers shared by the shell and the plans pages."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+
+from review.permissions import role_label
+
+register = template.Library()
+
+
+@register.filter
+def role(user) -> str:
+    return role_label(user)
+
+
+@register.simple_tag
+def area_current(request, prefix: str) -> str:
+    """` aria-current="page"` on the top bar link of the area being shown."""
+    if request is not None and request.path.startswith(prefix):
+        return format_html(' aria-current="{}"', "page")
+    return ""

@@ -1,0 +1,81 @@
+"""The shell: login everywhere, the top bar, the dashboard and logging out."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from review.decisions import record
+from review.models import Case, Decision
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(django_user_model):
+    user = django_user_model.objects.create_user("edna", password="demo")
+    user.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    return user
+
+
+def test_the_dashboard_sends_an_anonymous_visitor_to_the_login_page(client) -> None:
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_the_login_page_asks_for_username_and_password(client) -> None:
+    response = client.get("/accounts/login/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert ">Username</label>" in body
+    assert ">Password</label>" in body
+    assert ">Log in</button>" in body
+
+
+def test_logging_in_leads_to_the_dashboard(client, editor) -> None:
+    response = client.post("/accounts/login/", {"username": "edna", "password": "demo"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+def test_the_top_bar_shows_the_three_areas_the_user_and_their_role(client, editor) -> None:
+    client.force_login(editor)
+    body = client.get("/").content.decode()
+    for area in ("Plans", "Cases", "Answers"):
+        assert f">{area}</a>" in body
+    assert "edna" in body
+    assert ">Editor</span>" in body
+
+
+def test_the_dashboard_counts_the_flagged_cases_still_undecided(client, editor) -> None:
+    for number, flagged in enumerate([True, True, False]):
+        Case.objects.create(
+            case_id=f"c-{number}", content_text="x", rationale_text="y", flagged=flagged
+        )
+    client.force_login(editor)
+    response = client.get("/")
+    queues = {queue["name"]: queue["count"] for queue in response.context["queues"]}
+    assert queues["Flagged cases"] == 2
+
+
+def test_the_dashboard_lists_the_users_own_recent_decisions_only(
+    client, editor, django_user_model
+) -> None:
+    other = django_user_model.objects.create_user("otto", password="demo")
+    case = Case.objects.create(case_id="c-9", content_text="x", rationale_text="y")
+    record(actor=editor, action="case.uphold", obj=case, before={}, after={}, note="mine")
+    record(actor=other, action="case.overturn", obj=case, before={}, after={}, note="theirs")
+    client.force_login(editor)
+    body = client.get("/").content.decode()
+    assert "case.uphold" in body
+    assert "case.overturn" not in body
+    assert Decision.objects.count() == 2
+
+
+def test_logging_out_is_a_post(client, editor) -> None:
+    client.force_login(editor)
+    assert client.get("/accounts/logout/").status_code == 405
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert client.get("/").status_code == 302
