@@ -1,0 +1,53 @@
+"""The decision log as JSON rows, for `export_decisions` and GET /api/decisions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from review.adapters.errors import ImportRefused
+from review.models import Decision
+
+
+def parse_since(value: str) -> dt.datetime:
+    """A date ("2026-12-01", midnight UTC) or an ISO-8601 date and time (UTC unless it says)."""
+    try:
+        moment = dt.datetime.fromisoformat(value.strip())
+    except ValueError as error:
+        raise ImportRefused(
+            f"since: {value!r} is not a date (2026-12-01) or an ISO-8601 date and time"
+        ) from error
+    if timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment
+
+
+def decisions_since(since: dt.datetime | None = None) -> QuerySet[Decision]:
+    """Oldest first, in the order they were made; from `since` on, inclusive."""
+    rows = Decision.objects.order_by("at", "pk")
+    if since is not None:
+        rows = rows.filter(at__gte=since)
+    return rows
+
+
+def decision_as_dict(row: Decision) -> dict:
+    return {
+        "id": row.pk,
+        "at": row.at.isoformat(),
+        "actor": row.actor_name,
+        "action": row.action,
+        "object_type": row.object_type,
+        "object_id": row.object_id,
+        "before": row.before,
+        "after": row.after,
+        "note": row.note,
+        "undoes": row.undoes_id,
+    }
+
+
+def iter_decisions(since: dt.datetime | None = None) -> Iterator[dict]:
+    for row in decisions_since(since).iterator(chunk_size=1000):
+        yield decision_as_dict(row)

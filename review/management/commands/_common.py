@@ -1,0 +1,59 @@
+"""What the data commands share: reading input, reporting refusals, writing output whole.
+
+(A leading underscore keeps Django from listing this module as a command.)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+# Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
+NOTHING_TO_DO = 1
+REFUSED = 2
+
+
+def refusal(error: Exception, returncode: int = REFUSED) -> CommandError:
+    """A CommandError listing every problem of an ImportRefused, one per line."""
+    problems = getattr(error, "problems", None) or [str(error)]
+    if len(problems) == 1:
+        return CommandError(f"refused: {problems[0]}", returncode=returncode)
+    listed = "\n".join(f"  - {problem}" for problem in problems)
+    return CommandError(f"refused ({len(problems)} problems):\n{listed}", returncode=returncode)
+
+
+def read_bytes(path: str, what: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise CommandError(
+            f"cannot read {what} {path}: {error.strerror or error}", returncode=REFUSED
+        ) from error
+
+
+def write_atomically(path: str | Path, chunks: Iterable[str]) -> None:
+    """Write to a temporary file beside `path`, then rename it over `path`: a reader sees
+    the old file or the whole new one, never half of it."""
+    path = Path(path)
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"
+        )
+    except OSError as error:
+        raise CommandError(
+            f"cannot write {path}: {error.strerror or error}", returncode=REFUSED
+        ) from error
+    try:
+        with open(descriptor, "w", encoding="utf-8", newline="") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

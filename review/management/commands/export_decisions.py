@@ -1,0 +1,42 @@
+"""manage.py export_decisions: the decision log as JSONL, oldest first."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand
+
+from review.adapters.decision_log import iter_decisions, parse_since
+from review.adapters.errors import ImportRefused
+from review.management.commands._common import refusal, write_atomically
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the decision log as JSON Lines, one decision per line in the order they were "
+        "made: id, at, actor, action, object_type, object_id, before, after, note, undoes."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--since",
+            metavar="DATE",
+            help="only decisions made at or after DATE (2026-12-01, or an ISO date and time; "
+            "UTC unless it says otherwise)",
+        )
+        parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+
+    def handle(self, *args, since: str | None, out: str | None, **options):
+        try:
+            moment = parse_since(since) if since else None
+        except ImportRefused as refused:
+            raise refusal(refused) from refused
+        lines = (
+            json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
+            for row in iter_decisions(moment)
+        )
+        if out:
+            write_atomically(out, lines)
+        else:
+            for line in lines:
+                self.stdout.write(line, ending="")

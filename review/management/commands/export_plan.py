@@ -1,0 +1,36 @@
+"""manage.py export_plan PLAN_ID: write the adjudicated plan's JSON."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+
+from review.adapters.errors import ImportRefused
+from review.adapters.plans import export_plan
+from review.management.commands._common import REFUSED, refusal, write_atomically
+from review.models import Plan
+
+
+class Command(BaseCommand):
+    help = (
+        "Write the adjudicated plan PLAN_ID as JSON, exactly as it was frozen when it was "
+        "adjudicated. Refused for a plan not yet adjudicated, naming the entries still "
+        "undecided."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("plan_id", metavar="PLAN_ID", type=int)
+        parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+
+    def handle(self, *args, plan_id: int, out: str | None, **options):
+        plan = Plan.objects.filter(pk=plan_id).first()
+        if plan is None:
+            raise CommandError(f"there is no plan with id {plan_id}", returncode=REFUSED)
+        try:
+            payload = export_plan(plan)
+        except ImportRefused as refused:
+            raise refusal(refused) from refused
+        if out:
+            write_atomically(out, [payload])
+            self.stderr.write(f"wrote adjudicated plan {plan_id} to {out}")
+        else:
+            self.stdout.write(payload, ending="")
