@@ -34,6 +34,7 @@ import sys
 import tempfile
 import traceback
 import unicodedata
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,7 +108,10 @@ def _with_ascii_spellings(words: str) -> frozenset[str]:
 STOP_WORDS = _with_ascii_spellings(_ENGLISH_STOP_WORDS + _NORWEGIAN_STOP_WORDS)
 
 _WORD = re.compile(r"[^\W\d_]+")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# Markup that says nothing about what a section is: badges, link targets, HTML tags.
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_HTML_TAG = re.compile(r"<[^>]*>")
 _ATX = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)(.*)")
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
@@ -116,8 +120,11 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _NOT_A_PARAGRAPH = re.compile(r" {0,3}(?:[-+*>|]|\d+[.)])(?:[ \t]|$)")
 _NUMBERED = re.compile(r"[ \t]*(\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(\S.*?)[ \t]*")
 # Table-of-contents lines: dot leaders, or a page number set off by a tab or wide gap.
-_TOC_LINE = re.compile(r"\.{3,}|…|(?:\t|[ ]{2,})\d+$")
+_TOC_LINE = re.compile(r"(?:\.[ ]?){3,}|…|(?:\t|[ ]{2,})\d+$")
 MAX_NUMBERED_HEADING_CHARS = 100
+MAX_NUMBERED_HEADING_WORDS = 12
+# A section number seen this often is a table column or a list, not an outline.
+MAX_NUMBER_REPEATS = 2
 
 
 class ProposalError(ValueError):
@@ -205,7 +212,7 @@ def propose_plan(
 
 def slugify(title: str) -> str:
     """Lower-case ASCII letters and digits joined by single dashes; may be empty."""
-    text = _LINK.sub(r"\1", title).casefold().translate(_TRANSLITERATION)
+    text = _plain(title).casefold().translate(_TRANSLITERATION)
     text = unicodedata.normalize("NFKD", text)
     text = "".join(char for char in text if not unicodedata.combining(char))
     slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
@@ -217,8 +224,19 @@ def slugify(title: str) -> str:
 
 def is_stop_heading(title: str) -> bool:
     """True when a heading has no word that is not a stop word (numbers are no words)."""
-    words = _WORD.findall(_LINK.sub(r"\1", title).casefold())
+    words = _WORD.findall(_plain(title).casefold())
     return all(word in STOP_WORDS for word in words)
+
+
+def _plain(title: str) -> str:
+    """The words of a heading without Markdown images, link targets or HTML tags."""
+    title = _HTML_TAG.sub(" ", _IMAGE.sub(" ", title))
+    while True:
+        # Repeated, because a link's text may itself have held an image or a link.
+        plain = _LINK.sub(r"\1", _IMAGE.sub(" ", title))
+        if plain == title:
+            return plain
+        title = plain
 
 
 # --- headings -------------------------------------------------------------------------
@@ -286,7 +304,8 @@ def _after_front_matter(lines: Sequence[tuple[int, int, str]]) -> int:
     return 0
 
 
-def _numbered_headings(text: str) -> Iterator[_Heading]:
+def _numbered_headings(text: str) -> list[_Heading]:
+    found: list[tuple[str, _Heading]] = []
     for start, end, line in _lines(text):
         if len(line) > MAX_NUMBERED_HEADING_CHARS:
             continue
@@ -295,9 +314,17 @@ def _numbered_headings(text: str) -> Iterator[_Heading]:
             continue
         number, words = match.groups()
         # Sentences, list items and table-of-contents lines look numbered too.
-        if not words[0].isupper() or words[-1] in ".,;:" or _TOC_LINE.search(words):
+        if (
+            not words[0].isupper()
+            or words[-1] in ".,;:"
+            or _TOC_LINE.search(words)
+            or len(words.split()) > MAX_NUMBERED_HEADING_WORDS
+        ):
             continue
-        yield _Heading(start, end, number.count(".") + 1, line.strip(), RULE_NUMBERED_HEADING)
+        level = number.count(".") + 1
+        found.append((number, _Heading(start, end, level, line.strip(), RULE_NUMBERED_HEADING)))
+    repeats = Counter(number for number, _ in found)
+    return [heading for number, heading in found if repeats[number] <= MAX_NUMBER_REPEATS]
 
 
 # --- spans and paths -------------------------------------------------------------------

@@ -120,6 +120,8 @@ def test_numbered_section_lines_are_headings_in_plain_text_nested_by_their_numbe
         "2 stk bjelker leveres på byggeplass",
         "3.1 Brannkonsept ............ 12",
         "3.1 Brannkonsept\t12",
+        "3.1 Brannkonsept . . . . . . . 12",
+        "0. Med denne instruksjonen legges enda et element til i sekvensen og navnet blir",
         "2026 Rapport fra befaringen",
         "4 Konklusjon:",
         "5 " + "Veldig lang linje " * 8,
@@ -128,6 +130,13 @@ def test_numbered_section_lines_are_headings_in_plain_text_nested_by_their_numbe
 def test_lines_that_only_look_numbered_are_not_headings(line: str) -> None:
     text = f"1 Innledning\n{PARAGRAPH}\n{line}\n{PARAGRAPH}\n"
     assert paths(text, "notat.txt") == ["1-innledning"]
+
+
+def test_a_number_that_repeats_down_the_page_is_a_table_column_not_a_section() -> None:
+    rows = "".join(f"4 CARD32 Felt {name}\n{PARAGRAPH}\n" for name in ("A", "B", "C"))
+    text = f"1 Format\n{PARAGRAPH}\n{rows}2 Bruk\n{PARAGRAPH}\n1 Vedlegg\n{PARAGRAPH}\n"
+    # "1" twice (a second numbering, as in an appended licence) is still an outline.
+    assert paths(text, "spec.txt") == ["1-format", "2-bruk", "1-vedlegg"]
 
 
 # --- gates ---------------------------------------------------------------------------
@@ -206,6 +215,8 @@ def test_offsets_count_characters_of_the_extracted_text_not_bytes() -> None:
         ("Café über straße", "cafe-ueber-strasse"),
         ("  --Tak & vegg!--  ", "tak-vegg"),
         ("[Lenke](https://example.org/x) tekst", "lenke-tekst"),
+        ("[Verktøy](https://x.org) [![PyPI](https://b.org/v.svg)](https://p.org)", "verktoey"),
+        ('Kom i gang <a id="kom-i-gang"></a>', "kom-i-gang"),
         ("日本語", ""),
     ],
 )
