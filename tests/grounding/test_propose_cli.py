@@ -39,7 +39,7 @@ def test_a_written_plan_is_the_pure_functions_plan_as_indented_json(tmp_path: Pa
 
 
 def test_without_out_the_plan_goes_to_standard_output(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     assert main([str(source(tmp_path))]) == 0
     assert json.loads(capsys.readouterr().out)["entries"]
@@ -55,7 +55,7 @@ def test_options_reach_the_plan(tmp_path: Path) -> None:
 
 
 def test_nothing_to_propose_exits_one_says_why_and_leaves_an_existing_file_alone(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out = tmp_path / "plan.json"
     out.write_text("earlier plan", encoding="utf-8")
@@ -98,7 +98,7 @@ def test_a_failure_exits_two_with_a_failed_line_and_writes_nothing(
 
 
 def test_an_out_folder_that_does_not_exist_is_a_failure(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out = tmp_path / "missing" / "plan.json"
     assert main([str(source(tmp_path)), "--out", str(out)]) == 2

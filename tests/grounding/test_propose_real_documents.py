@@ -68,8 +68,8 @@ def check_invariants(name: str, data: bytes, cap: int) -> int:
     for (_, end), (start, _) in zip(spans, spans[1:], strict=False):
         assert end == start, f"{name}: gap or overlap at {end}/{start}"
     assert spans[-1][1] == len(text)
-    paths = [entry.path for entry in plan.entries]
-    assert len(paths) == len(set(paths))
+    entry_paths = [entry.path for entry in plan.entries]
+    assert len(entry_paths) == len(set(entry_paths))
     for entry in plan.entries:
         start, end = entry.span
         assert entry.anchor.quote == text[start:end]
