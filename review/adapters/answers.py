@@ -175,9 +175,10 @@ class Renumbering:
 
 @dataclass(frozen=True)
 class DroppedCitation:
-    """A phantom citation, with the raw text around it so a reader can find it."""
+    """A citation with phantom numbers in it, the raw text around it so a reader can find
+    it, and the numbers dropped from it (a range like [3-12] may drop ten at once)."""
 
-    number: int
+    numbers: tuple[int, ...]
     position: int
     citation: str  # as written, e.g. "[7]" or "[2, 7]"
     before: str
@@ -234,7 +235,7 @@ def finalization_changes(answer: Answer) -> FinalizationChanges:
         changed=result.changed,
         raw_text=raw,
         renumbered=renumbered,
-        dropped=tuple(_with_context(raw, phantom) for phantom in result.dropped),
+        dropped=_dropped(raw, result.dropped),
         rewrites=result.rewrites,
         backfills=result.backfills,
         uncited_sources=tuple(
@@ -245,13 +246,20 @@ def finalization_changes(answer: Answer) -> FinalizationChanges:
     )
 
 
-def _with_context(raw: str, phantom: PhantomCitation) -> DroppedCitation:
-    start = phantom.position
-    end = raw.find("]", start) + 1 or start
-    return DroppedCitation(
-        number=phantom.number,
-        position=start,
-        citation=raw[start:end],
-        before=raw[max(0, start - CONTEXT_CHARS) : start],
-        after=raw[end : end + CONTEXT_CHARS],
-    )
+def _dropped(raw: str, phantoms: tuple[PhantomCitation, ...]) -> tuple[DroppedCitation, ...]:
+    numbers_at: dict[int, list[int]] = {}
+    for phantom in phantoms:
+        numbers_at.setdefault(phantom.position, []).append(phantom.number)
+    dropped = []
+    for start, numbers in numbers_at.items():
+        end = raw.find("]", start) + 1 or start
+        dropped.append(
+            DroppedCitation(
+                numbers=tuple(numbers),
+                position=start,
+                citation=raw[start:end],
+                before=raw[max(0, start - CONTEXT_CHARS) : start],
+                after=raw[end : end + CONTEXT_CHARS],
+            )
+        )
+    return tuple(dropped)

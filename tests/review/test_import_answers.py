@@ -107,10 +107,19 @@ def test_a_phantom_citation_is_dropped_and_shown_with_the_text_around_it():
     answer = Answer.objects.get()
     assert "[4]" not in answer.body
     (dropped,) = finalization_changes(answer).dropped
-    assert (dropped.number, dropped.citation) == (4, "[4]")
+    assert (dropped.numbers, dropped.citation) == ((4,), "[4]")
     assert dropped.before.endswith("within minutes [1]")
     assert dropped.after == "."
     assert answer.raw_text[dropped.position :].startswith("[4]")
+
+
+def test_a_range_of_phantoms_is_shown_once_with_every_number_it_dropped():
+    text = "Grazing keeps heather short [1]. Ten studies agree [3-5]."
+    import_answers(jsonl(make_answer("a-1", text)))
+
+    (dropped,) = finalization_changes(Answer.objects.get()).dropped
+    assert (dropped.numbers, dropped.citation) == ((3, 4, 5), "[3-5]")
+    assert dropped.before.endswith("Ten studies agree ")
 
 
 def test_grouped_range_and_escaped_citations_are_rewritten_and_recorded():
