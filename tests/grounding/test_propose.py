@@ -376,3 +376,10 @@ def test_a_pdf_with_numbered_sections_is_proposed_from_its_text() -> None:
         "2-grunnlag/2-1-laster",
     ]
     assert parse_segmentation_plan(payload, text).entries[2].rules == (RULE_NUMBERED_HEADING,)
+
+
+def test_windows_line_endings_give_the_same_headings_and_keep_every_character() -> None:
+    text = f"# Tak\r\n\r\n{PARAGRAPH}\r\n\r\nVegger\r\n------\r\n\r\n{PARAGRAPH}\r\n"
+    found = entries(text)
+    assert [entry["path"] for entry in found] == ["tak", "tak/vegger"]
+    assert "".join(body(text, entry) for entry in found) == text
