@@ -1,5 +1,208 @@
-"""Views for the answers area (placeholder until the area is built)."""
+"""The readers' screens: finalized answers, searchable, with their references.
 
-from django.urls import path  # noqa: F401
+Everyone may read; Editors (and staff) may publish, withdraw and undo.
+"""
 
-urlpatterns: list = []
+from __future__ import annotations
+
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import connection
+from django.db.models import Count, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from review.adapters.answers import finalization_changes
+from review.answer_actions import STATE_ACTIONS, available_actions, decide_answer, undo_answer
+from review.case_actions import ActionRefused, can_undo
+from review.decisions import StaleVersion, object_type_of
+from review.markdown import render_markdown
+from review.models import Answer, AnswerReference, Decision
+from review.permissions import can_decide_answers
+
+ANSWERS_PER_PAGE = 25
+SEARCH_CONFIG = "english"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
+    """Answers whose question or body match `terms`, best first on PostgreSQL.
+
+    PostgreSQL gets its full-text search (stemmed, ranked); SQLite, which has no
+    such thing built in, gets every word as a case-insensitive substring.
+    """
+    terms = terms.strip()
+    if not terms:
+        return answers
+    if connection.vendor == "postgresql":
+        vector = SearchVector("question", "body", config=SEARCH_CONFIG)
+        query = SearchQuery(terms, search_type="websearch", config=SEARCH_CONFIG)
+        return (
+            answers.annotate(search=vector, rank=SearchRank(vector, query))
+            .filter(search=query)
+            .order_by("-rank", "-created_at", "pk")
+        )
+    for word in terms.split():
+        answers = answers.filter(Q(question__icontains=word) | Q(body__icontains=word))
+    return answers
+
+
+# --- The list ----------------------------------------------------------------------
+
+
+@require_GET
+def answer_list(request: HtmxHttpRequest) -> HttpResponse:
+    filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
+    answers = Answer.objects.order_by("-created_at", "pk")
+    if filters["state"]:
+        answers = answers.filter(state=filters["state"])
+    if filters["changed"] in ("yes", "no"):
+        answers = answers.filter(changed=filters["changed"] == "yes")
+    answers = search_answers(answers, filters["q"])
+    page = Paginator(answers, ANSWERS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    # Counted for the shown page only, so the pager's count stays a plain COUNT.
+    reference_counts = dict(
+        AnswerReference.objects.filter(answer__in=page.object_list)
+        .values_list("answer")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    for answer in page.object_list:
+        answer.reference_count = reference_counts.get(answer.pk, 0)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "page": page,
+        "filters": filters,
+        "query": query.urlencode(),
+        "states": Answer.State.choices,
+    }
+    template = "review/answers/list.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#results"
+    return render(request, template, context)
+
+
+# --- One answer --------------------------------------------------------------------
+
+
+def _get_answer_for_user(request: HttpRequest, pk: int) -> Answer:
+    # Every signed-in person may read an answer; deciding is checked separately.
+    return get_object_or_404(Answer.objects.select_related("decided_by"), pk=pk)
+
+
+def _get_answer_for_decision(request: HttpRequest, pk: int) -> Answer:
+    if not can_decide_answers(request.user):
+        raise PermissionDenied("Only editors may publish or withdraw answers.")
+    return _get_answer_for_user(request, pk)
+
+
+@require_GET
+def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    answer = _get_answer_for_user(request, pk)
+    return render(request, "review/answers/answer.html", _answer_context(request, answer))
+
+
+def _answer_context(request: HttpRequest, answer: Answer, **extra) -> dict:
+    references = list(AnswerReference.objects.filter(answer=answer).order_by("number"))
+    for reference in references:
+        reference.link = _web_link(reference.url)
+    return {
+        "answer": answer,
+        "body_html": render_markdown(answer.body, {ref.number for ref in references}),
+        "references": references,
+        "changes": finalization_changes(answer) if answer.changes else None,
+        **_decision_context(request, answer),
+        **extra,
+    }
+
+
+def _web_link(url: str) -> str:
+    """The URL if it is a web address; a `javascript:` URL from a model is not a link."""
+    url = (url or "").strip()
+    return url if url.lower().startswith(("https://", "http://")) else ""
+
+
+def _decision_context(request: HttpRequest, answer: Answer) -> dict:
+    history = list(
+        Decision.objects.filter(
+            object_type=object_type_of(answer), object_id=str(answer.pk)
+        ).order_by("-at", "-pk")
+    )
+    return {
+        "can_decide": can_decide_answers(request.user),
+        "state_actions": available_actions(answer),
+        "can_undo": can_undo(history, "answer.undo"),
+        "history": history,
+    }
+
+
+# --- Deciding ----------------------------------------------------------------------
+
+
+@require_POST
+def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
+    if action not in STATE_ACTIONS:
+        raise Http404("No such action.")
+    answer = _get_answer_for_decision(request, pk)
+    note = request.POST.get("note", "")
+    return _apply(
+        request,
+        answer,
+        lambda version: decide_answer(
+            answer, action, actor=request.user, expected_version=version, note=note
+        ),
+    )
+
+
+@require_POST
+def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    answer = _get_answer_for_decision(request, pk)
+    return _apply(
+        request,
+        answer,
+        lambda version: undo_answer(answer, actor=request.user, expected_version=version),
+    )
+
+
+def _apply(request: HtmxHttpRequest, answer: Answer, act) -> HttpResponse:
+    """Run one decision and answer: the decision panel (htmx) or a redirect; 409 when
+    someone else decided first, 422 when the request cannot be taken as it is."""
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        return HttpResponse("The form lacks the version you saw; reload the page.", status=400)
+    try:
+        act(version)
+    except StaleVersion as stale:
+        return _decision_response(request, stale.current, status=409, stale=stale)
+    except ActionRefused as refused:
+        return _decision_response(request, answer, status=422, error=str(refused))
+    if request.htmx:
+        return _decision_response(request, answer, status=200)
+    return redirect("answer", pk=answer.pk)
+
+
+def _decision_response(request: HtmxHttpRequest, answer: Answer, *, status: int, **extra):
+    answer = _get_answer_for_user(request, answer.pk)
+    if request.htmx:
+        context = {"answer": answer, **_decision_context(request, answer), **extra}
+        return render(request, "review/answers/answer.html#decision", context, status=status)
+    context = _answer_context(request, answer, **extra)
+    return render(request, "review/answers/answer.html", context, status=status)
+
+
+urlpatterns = [
+    path("", answer_list, name="answers"),
+    path("<int:pk>/", answer_detail, name="answer"),
+    path("<int:pk>/undo/", answer_undo, name="answer-undo"),
+    path("<int:pk>/<slug:action>/", answer_decide, name="answer-decide"),
+]

@@ -1,0 +1,105 @@
+// Keys and highlights for the case page. Everything here is a
+// shortcut: without it the links, forms and buttons work the same.
+(function () {
+  "use strict";
+
+  function highlightEvidence(ids, on, className) {
+    ids.forEach(function (id) {
+      var row = id && document.getElementById(id);
+      if (row) row.classList.toggle(className, on);
+    });
+  }
+
+  // Hovering over or focusing a citation lights up its evidence row.
+  ["mouseover", "focusin"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var cite = event.target.closest && event.target.closest("a.cite[data-ev]");
+      if (cite) highlightEvidence([cite.dataset.ev], true, "is-highlighted");
+    });
+  });
+  ["mouseout", "focusout"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var cite = event.target.closest && event.target.closest("a.cite[data-ev]");
+      if (cite) highlightEvidence([cite.dataset.ev], false, "is-highlighted");
+    });
+  });
+
+  // --- Walking the sentences -------------------------------------------------
+  var current = -1;
+
+  function sentences() {
+    return Array.prototype.slice.call(document.querySelectorAll("[data-sentence]"));
+  }
+
+  function select(index) {
+    var all = sentences();
+    if (!all.length) return;
+    index = Math.max(0, Math.min(all.length - 1, index));
+    var before = all[current];
+    if (before) {
+      before.classList.remove("is-current");
+      highlightEvidence(before.dataset.cites.split(" "), false, "is-cited-by-current");
+    }
+    current = index;
+    var sentence = all[current];
+    sentence.classList.add("is-current");
+    highlightEvidence(sentence.dataset.cites.split(" "), true, "is-cited-by-current");
+    sentence.focus({ preventScroll: true });
+    sentence.scrollIntoView({ block: "nearest" });
+  }
+
+  // --- Verdict keys -------------------------------------------------------------
+  var pendingAction = null;
+
+  function verdictButton(action) {
+    return document.querySelector('[data-verdict-form] button[data-action="' + action + '"]');
+  }
+
+  function decide(action) {
+    var button = verdictButton(action);
+    if (!button) return;
+    var note = document.querySelector("[data-note]");
+    if (button.hasAttribute("data-note-required") && note && !note.value.trim()) {
+      // Ask for the note first; Ctrl+Enter in the note then sends this action.
+      pendingAction = action;
+      var hint = document.querySelector("[data-note-hint]");
+      if (hint) {
+        hint.textContent = button.textContent.trim() +
+          " needs a note. Write it, then press Ctrl+Enter to " + button.textContent.trim().toLowerCase() + ".";
+        hint.hidden = false;
+      }
+      note.focus();
+      return;
+    }
+    button.click();
+  }
+
+  function isTyping(target) {
+    return target.closest && target.closest("input, textarea, select, [contenteditable]");
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.altKey || event.metaKey) return;
+    if (isTyping(event.target)) {
+      if (event.target.matches("[data-note]") && event.key === "Enter" && event.ctrlKey && pendingAction) {
+        event.preventDefault();
+        verdictButton(pendingAction).click();
+        pendingAction = null;
+      } else if (event.key === "Escape") {
+        event.target.blur();
+      }
+      return;
+    }
+    if (event.ctrlKey || !document.querySelector("[data-case-page]")) return;
+    var handled = true;
+    switch (event.key) {
+      case "j": select(current + 1); break;
+      case "k": select(current - 1); break;
+      case "u": decide("uphold"); break;
+      case "o": decide("overturn"); break;
+      case "w": decide("needs_rewrite"); break;
+      default: handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+})();

@@ -1,0 +1,108 @@
+"""/answers/: search over questions and bodies, filters by state and by whether
+finalization changed anything, paginated."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from grounding.citations import finalize
+from review.models import Answer
+from tests.review.case_answer_builders import make_answer, make_source
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def reader(client, django_user_model):
+    user = django_user_model.objects.create_user("reader", password="demo")
+    user.groups.add(Group.objects.get_or_create(name="Readers")[0])
+    client.force_login(user)
+    return user
+
+
+def answer_ids_in(response) -> list[str]:
+    return sorted(answer.answer_id for answer in response.context["page"].object_list)
+
+
+def test_the_list_shows_every_answer_with_its_state(client, reader):
+    make_answer("a-1", question="How wide must an escape route be?")
+    make_answer("a-2", state=Answer.State.PUBLISHED)
+
+    response = client.get("/answers/")
+
+    body = response.content.decode()
+    assert answer_ids_in(response) == ["a-1", "a-2"]
+    assert "How wide must an escape route be?" in body
+    assert "published" in body and "2 references" in body
+
+
+def test_search_finds_words_in_the_question_or_the_body(client, reader):
+    make_answer("a-stairs", question="How steep may stairs be?", text="Stairs rise 18 cm [1].")
+    make_answer("a-doors", question="Which doors?", text="Fire doors close by themselves [1].")
+    make_answer("a-other", question="What about roofs?", text="Roofs carry snow [1].")
+
+    assert answer_ids_in(client.get("/answers/?q=stairs")) == ["a-stairs"]
+    assert answer_ids_in(client.get("/answers/?q=fire+doors")) == ["a-doors"]
+    assert answer_ids_in(client.get("/answers/?q=balcony")) == []
+
+
+def test_the_list_filters_by_state(client, reader):
+    make_answer("a-1")
+    make_answer("a-2", state=Answer.State.WITHDRAWN)
+
+    assert answer_ids_in(client.get("/answers/?state=withdrawn")) == ["a-2"]
+
+
+def test_the_list_filters_by_whether_finalization_changed_anything(client, reader):
+    clean = finalize("Walls resist fire [1]. Doors close [2].", [make_source(1), make_source(2)])
+    make_answer("a-clean", text=clean.text)
+    make_answer("a-phantom", text="Walls resist fire [1]. Doors close [9].")
+
+    assert answer_ids_in(client.get("/answers/?changed=yes")) == ["a-phantom"]
+    assert answer_ids_in(client.get("/answers/?changed=no")) == ["a-clean"]
+
+
+def test_an_htmx_search_answers_with_the_results_alone(client, reader):
+    make_answer("a-1", question="How steep may stairs be?")
+
+    response = client.get("/answers/?q=stairs", headers={"HX-Request": "true"})
+
+    body = response.content.decode()
+    assert "<html" not in body
+    assert 'id="results"' in body and "How steep may stairs be?" in body
+
+
+def test_the_list_is_paginated_and_keeps_the_filters_in_the_page_links(client, reader):
+    for number in range(30):
+        make_answer(f"a-{number:02}", question=f"Stairs question {number}")
+
+    first = client.get("/answers/?q=stairs")
+    second = client.get("/answers/?q=stairs&page=2")
+
+    assert len(first.context["page"].object_list) == 25
+    assert len(second.context["page"].object_list) == 5
+    assert "?q=stairs&amp;page=2" in first.content.decode()
+
+
+def test_markup_in_a_question_is_shown_as_text(client, reader):
+    make_answer("a-1", question="<script>alert(1)</script>?")
+
+    body = client.get("/answers/").content.decode()
+
+    assert "<script>alert(1)" not in body
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;?" in body
+
+
+def test_the_list_takes_the_same_number_of_queries_for_many_answers(
+    client, reader, django_assert_max_num_queries
+):
+    make_answer("a-first")
+    with django_assert_max_num_queries(6) as few:
+        client.get("/answers/?q=compartments")
+    for number in range(30):
+        make_answer(f"a-{number:02}")
+    with django_assert_max_num_queries(6) as many:
+        client.get("/answers/?q=compartments")
+
+    assert len(many.captured_queries) == len(few.captured_queries)

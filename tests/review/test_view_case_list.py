@@ -1,0 +1,117 @@
+"""/cases/: the queue, its filters and its counts per validator reason."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Group
+
+from review.models import Case
+from tests.review.case_answer_builders import RULE_MATCH, make_case
+
+pytestmark = pytest.mark.django_db
+
+UNCITED = "The post matched rule 2 [ev-1]. The author has done this many times before."
+TIMEOUT = ("user_history", "timeout", "History lookup timed out", 5000, None)
+
+
+@pytest.fixture
+def reader(client, django_user_model):
+    user = django_user_model.objects.create_user("reader", password="demo")
+    user.groups.add(Group.objects.get_or_create(name="Readers")[0])
+    client.force_login(user)
+    return user
+
+
+def case_ids_in(response) -> list[str]:
+    return [case.case_id for case in response.context["page"].object_list]
+
+
+def test_flagged_cases_come_first_and_then_the_rest_by_age(client, reader):
+    make_case("c-old-passed")
+    make_case("c-flagged", rationale="The post is clearly hostile and threatening to others.")
+    make_case("c-new-passed")
+
+    response = client.get("/cases/")
+
+    assert response.status_code == 200
+    assert case_ids_in(response) == ["c-flagged", "c-old-passed", "c-new-passed"]
+
+
+def test_the_queue_filters_by_validator_reason(client, reader):
+    make_case("c-ok")
+    make_case("c-uncited", rationale=UNCITED)
+    make_case("c-invented", rationale="The post matched a rule [ev-7].")
+
+    assert case_ids_in(client.get("/cases/?reason=uncited_claims")) == ["c-uncited"]
+    assert case_ids_in(client.get("/cases/?reason=passed")) == ["c-ok"]
+
+
+def test_tool_and_status_together_mean_one_evidence_item_with_both(client, reader):
+    make_case("c-timeout", evidence=(RULE_MATCH, TIMEOUT))
+    make_case("c-history-ok", evidence=(RULE_MATCH, ("user_history", "success", "3 prior", 9, {})))
+
+    response = client.get("/cases/?tool=user_history&status=timeout")
+
+    assert case_ids_in(response) == ["c-timeout"]
+    assert case_ids_in(client.get("/cases/?status=success&tool=user_history")) == ["c-history-ok"]
+
+
+def test_the_queue_filters_by_verdict(client, reader):
+    make_case("c-open")
+    Case.objects.filter(pk=make_case("c-upheld").pk).update(verdict=Case.Verdict.UPHELD)
+
+    assert case_ids_in(client.get("/cases/?verdict=upheld")) == ["c-upheld"]
+
+
+def test_the_queue_counts_cases_per_validator_reason(client, reader):
+    make_case("c-1")
+    make_case("c-2", rationale=UNCITED)
+    make_case("c-3", rationale="The post is clearly hostile and threatening to others.")
+
+    response = client.get("/cases/")
+
+    counts = {row["value"]: row["count"] for row in response.context["reason_counts"]}
+    assert counts == {"passed": 1, "no_citations": 1, "uncited_claims": 1}
+    assert "claims without a citation" in response.content.decode()
+
+
+def test_an_htmx_filter_answers_with_the_queue_alone(client, reader):
+    make_case("c-1")
+
+    response = client.get("/cases/?verdict=proposed", headers={"HX-Request": "true"})
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert 'id="queue"' in body and "c-1" in body
+
+
+def test_the_queue_is_paginated(client, reader):
+    for number in range(55):
+        make_case(f"c-{number:02}")
+
+    first = client.get("/cases/")
+    second = client.get("/cases/?page=2")
+
+    assert len(case_ids_in(first)) == 50
+    assert case_ids_in(second) == [f"c-{number}" for number in range(50, 55)]
+
+
+def test_a_person_who_is_not_logged_in_is_sent_to_log_in(client):
+    response = client.get("/cases/")
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_the_queue_takes_the_same_number_of_queries_for_many_cases(
+    client, reader, django_assert_max_num_queries
+):
+    for number in range(3):
+        make_case(f"c-few-{number}", evidence=(RULE_MATCH, TIMEOUT))
+    with django_assert_max_num_queries(8):
+        client.get("/cases/")
+    for number in range(40):
+        make_case(f"c-many-{number}", evidence=(RULE_MATCH, TIMEOUT))
+    with django_assert_max_num_queries(8):
+        client.get("/cases/")
