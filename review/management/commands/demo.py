@@ -1,0 +1,161 @@
+"""manage.py demo: the demo users, documents with proposed plans, cases and answers.
+
+Idempotent: a second run finds everything in place and creates nothing. Plans are
+left undecided for the editor to adjudicate; a few cases and answers are decided
+once, so the dashboards have recent decisions to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from review.adapters.answers import import_answers
+from review.adapters.cases import import_cases
+from review.adapters.plans import propose_document
+from review.answer_actions import decide_answer
+from review.case_actions import decide_case
+from review.decisions import latest_decision
+from review.models import Answer, Case
+from review.permissions import EDITORS, MODERATORS, READERS
+
+DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
+# The issue fixes this password for every demo account; it is a local demo only.
+PASSWORD = "demo"  # noqa: S105
+URL = "http://127.0.0.1:8000"
+
+
+@dataclass(frozen=True)
+class DemoUser:
+    username: str
+    group: str
+    can: str
+
+
+USERS = (
+    DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
+    DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
+    DemoUser("reader", READERS, "browses everything, decides nothing"),
+)
+
+
+@dataclass(frozen=True)
+class DemoDocument:
+    file: str
+    max_segment_chars: int = 0
+    # The guide's numbered sections ("1 Innledning", ...) would claim the same paths
+    # as the building code's; a prefix keeps the two apart.
+    path_prefix: str = ""
+
+
+DOCUMENTS = (
+    DemoDocument("byggteknisk-brann.md"),
+    # No headings at all: only a size cap gives the editor something to decide.
+    DemoDocument("tilsynsrapport-lindeberg-skole.txt", 2500, "tilsyn-lindeberg"),
+    DemoDocument("veileder-brannsikkerhet-bolig.pdf", path_prefix="veileder-bolig"),
+)
+
+
+@dataclass(frozen=True)
+class DemoDecision:
+    kind: str  # "case" or "answer"
+    object_id: str
+    by: str
+    action: str
+    note: str
+
+
+# Made once, on objects nobody has decided yet.
+DECISIONS = (
+    DemoDecision(
+        "case",
+        "c-1001",
+        "moderator",
+        "uphold",
+        "A call to mass-report a named user; the removal stands.",
+    ),
+    DemoDecision(
+        "case",
+        "c-1012",
+        "moderator",
+        "overturn",
+        "The ban rests on [ev-4], which the model never gathered. Restore the ban only "
+        "if a person confirms the earlier posts.",
+    ),
+    DemoDecision("answer", "a-101", "editor", "publish", "Clean citations, checked sources."),
+    DemoDecision("answer", "a-114", "editor", "publish", ""),
+)
+
+
+class Command(BaseCommand):
+    help = "Load the demo users and data (safe to run again: nothing is created twice)."
+
+    def handle(self, *args, **options):
+        with transaction.atomic():
+            users = {user.username: self.ensure_user(user) for user in USERS}
+            for document in DOCUMENTS:
+                self.propose(document)
+            self.import_jsonl("cases.jsonl", import_cases, Case)
+            self.import_jsonl("answers.jsonl", import_answers, Answer)
+            for decision in DECISIONS:
+                self.decide(decision, users[decision.by])
+        self.stdout.write("")
+        self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
+        for user in USERS:
+            self.stdout.write(f"  {user.username:<10} {user.group:<11} {user.can}")
+
+    def ensure_user(self, demo: DemoUser):
+        user, created = get_user_model().objects.get_or_create(username=demo.username)
+        if created:
+            # Only a new account gets the demo password; a changed one is kept.
+            user.set_password(PASSWORD)
+            user.save()
+        group, _ = Group.objects.get_or_create(name=demo.group)
+        user.groups.add(group)
+        self.say(created, f"user {demo.username} ({demo.group})")
+        return user
+
+    def propose(self, demo: DemoDocument) -> None:
+        data = (DEMO_DATA / demo.file).read_bytes()
+        plan = propose_document(
+            demo.file,
+            data,
+            max_segment_chars=demo.max_segment_chars,
+            path_prefix=demo.path_prefix,
+        )
+        options = []
+        if demo.max_segment_chars:
+            options.append(f"--max-segment-chars {demo.max_segment_chars}")
+        if demo.path_prefix:
+            options.append(f"--path-prefix {demo.path_prefix}")
+        shown = f" ({' '.join(options)})" if options else ""
+        self.say(
+            getattr(plan, "created", False),
+            f"plan {plan.pk} for {demo.file}{shown}: {plan.entries.count()} entries",
+        )
+
+    def import_jsonl(self, file: str, importer, model) -> None:
+        result = importer((DEMO_DATA / file).read_bytes())
+        self.stdout.write(
+            f"{file}: {result.created} created, {result.unchanged} already there "
+            f"({model.objects.count()} {model._meta.verbose_name_plural} in all)"
+        )
+
+    def decide(self, demo: DemoDecision, actor) -> None:
+        if demo.kind == "case":
+            obj = Case.objects.get(case_id=demo.object_id)
+        else:
+            obj = Answer.objects.get(answer_id=demo.object_id)
+        if latest_decision(obj) is not None:
+            return
+        decide = decide_case if demo.kind == "case" else decide_answer
+        decide(obj, demo.action, actor=actor, expected_version=obj.version, note=demo.note)
+        self.stdout.write(f"decided: {actor.username} {demo.action} {demo.kind} {demo.object_id}")
+
+    def say(self, created: bool, what: str) -> None:
+        self.stdout.write(f"{'created' if created else 'exists '}  {what}")

@@ -1,0 +1,201 @@
+"""manage.py demo: what a first launch shows, and that a second run creates nothing."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import call_command
+
+from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
+from review.adapters.answers import finalization_changes
+from review.adapters.plans import path_collisions
+from review.management.commands.demo import DEMO_DATA
+from review.models import (
+    Answer,
+    AnswerReference,
+    Case,
+    Decision,
+    Document,
+    Entry,
+    Evidence,
+    Plan,
+)
+
+pytestmark = pytest.mark.django_db
+
+MODELS = (Document, Plan, Entry, Case, Evidence, Answer, AnswerReference, Decision)
+
+
+def run_demo() -> str:
+    out = StringIO()
+    call_command("demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The real hasher is slow on purpose; these tests run the demo many times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def demo() -> str:
+    return run_demo()
+
+
+def counts() -> dict[str, int]:
+    counted = {model.__name__: model.objects.count() for model in MODELS}
+    counted["users"] = get_user_model().objects.count()
+    return counted
+
+
+def test_the_demo_users_log_in_with_the_password_demo_each_in_their_group(demo):
+    for username, group in [
+        ("editor", "Editors"),
+        ("moderator", "Moderators"),
+        ("reader", "Readers"),
+    ]:
+        user = authenticate(username=username, password="demo")
+        assert user is not None, username
+        assert list(user.groups.values_list("name", flat=True)) == [group]
+        assert not user.is_staff
+
+
+def test_the_output_gives_the_address_and_says_which_login_is_which(demo):
+    assert "http://127.0.0.1:8000" in demo
+    for line in ("editor     Editors", "moderator  Moderators", "reader     Readers"):
+        assert line in demo
+
+
+def test_running_the_demo_twice_creates_nothing_twice(demo):
+    before = counts()
+
+    second = run_demo()
+
+    assert counts() == before
+    assert "created " not in second
+    assert "decided:" not in second
+
+
+def test_a_second_run_keeps_a_password_someone_changed(demo):
+    reader = get_user_model().objects.get(username="reader")
+    reader.set_password("a-new-one")
+    reader.save()
+
+    run_demo()
+
+    assert authenticate(username="reader", password="a-new-one") is not None
+
+
+def test_three_kinds_of_document_each_get_an_undecided_proposed_plan(demo):
+    documents = {document.media_type: document for document in Document.objects.all()}
+
+    assert set(documents) == {"markdown", "text", "pdf"}
+    for document in documents.values():
+        plan = document.plans.get()
+        assert plan.status == Plan.Status.OPEN
+        assert plan.entries.count() >= 4
+    assert not Entry.objects.exclude(state=Entry.State.PROPOSED).exists()
+
+
+def test_the_building_code_has_numbered_sections_and_shows_the_proposers_gates(demo):
+    document = Document.objects.get(media_type="markdown")
+    titles = list(document.plans.get().entries.values_list("title", flat=True))
+
+    assert "3.1 Brannkonsept" in titles
+    assert "1 Innledning" in titles
+    # A heading of stop words only, and headings with no body, are in the text but
+    # open no entry.
+    for gated in ("Hva er det?", "6 Vedlegg", "7 Endringslogg"):
+        assert gated in document.text
+        assert gated not in titles
+
+
+def test_the_long_report_is_split_by_size_because_it_has_no_headings(demo):
+    plan = Document.objects.get(media_type="text").plans.get()
+
+    assert plan.options["max_segment_chars"] > 0
+    entries = list(plan.entries.all())
+    assert len(entries) >= 3
+    assert all("rule:size-split" in entry.rules for entry in entries)
+    assert all(
+        entry.span_end - entry.span_start <= plan.options["max_segment_chars"] for entry in entries
+    )
+
+
+def test_the_pdfs_numbered_sections_are_proposed_under_a_prefix_so_no_paths_collide(demo):
+    plan = Document.objects.get(media_type="pdf").plans.get()
+
+    assert all(entry.path.startswith("veileder-bolig/") for entry in plan.entries.all())
+    assert all("rule:numbered-heading" in entry.rules for entry in plan.entries.all())
+    assert path_collisions() == {}
+
+
+def test_the_committed_pdf_is_what_make_pdf_writes():
+    from review.demo_data.make_pdf import OUT, build
+
+    assert OUT.read_bytes() == build()
+
+
+def test_the_cases_cover_every_validator_outcome_and_every_evidence_status(demo):
+    assert Case.objects.count() >= 20
+    reasons = set(Case.objects.values_list("validator_reason", flat=True))
+    assert reasons == {"", *VALIDATION_REASONS}
+    assert Case.objects.filter(flagged=False).exists()
+    statuses = set(Evidence.objects.values_list("status", flat=True))
+    assert statuses == set(EVIDENCE_STATUSES)
+
+
+def test_a_case_carries_script_and_img_markup_as_plain_text(demo):
+    case = Case.objects.get(rationale_text__contains="<script>alert(1)</script>")
+
+    assert "<img src=x onerror=alert(1)>" in case.rationale_text
+
+
+def test_the_answers_cover_every_kind_of_citation_finalization_repairs(demo):
+    answers = list(Answer.objects.all())
+    changes = [finalization_changes(answer) for answer in answers]
+
+    assert len(answers) >= 20
+    assert any(change.dropped for change in changes)
+    assert any(change.moved for change in changes)
+    assert any(change.backfills for change in changes)
+    kinds = {rewrite.kind for change in changes for rewrite in change.rewrites}
+    assert kinds == {"grouped", "range", "escaped"}
+    assert any(not change.changed for change in changes)
+    assert AnswerReference.objects.exclude(snippet="").exists()
+
+
+def test_an_answer_carries_untrusted_markup_in_its_body(demo):
+    assert Answer.objects.filter(body__contains="<script>").exists()
+    assert Answer.objects.filter(body__contains="javascript:").exists()
+
+
+def test_a_few_decisions_are_made_so_the_dashboards_have_history(demo):
+    actions = set(Decision.objects.values_list("action", flat=True))
+
+    assert actions == {"case.uphold", "case.overturn", "answer.publish"}
+    assert Case.objects.exclude(verdict=Case.Verdict.PROPOSED).count() == 2
+    assert Answer.objects.filter(state=Answer.State.PUBLISHED).count() == 2
+
+
+def test_a_decision_someone_undid_is_not_made_again(demo):
+    case = Case.objects.get(case_id="c-1001")
+    from review.case_actions import undo_case
+
+    moderator = get_user_model().objects.get(username="moderator")
+    undo_case(case, actor=moderator, expected_version=case.version)
+
+    run_demo()
+
+    case.refresh_from_db()
+    assert case.verdict == Case.Verdict.PROPOSED
+
+
+def test_every_demo_jsonl_line_is_one_json_object():
+    for name in ("cases.jsonl", "answers.jsonl"):
+        lines = (DEMO_DATA / name).read_text(encoding="utf-8").splitlines()
+        assert all(isinstance(json.loads(line), dict) for line in lines), name
