@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -87,10 +88,54 @@ def read_lines(lines: Iterable[str | bytes] | str | bytes) -> Iterator[Line]:
         if problem:
             yield Line(number, raw, problems=(problem,))
             continue
-        try:
-            yield Line(number, raw, value=json.loads(raw))
-        except json.JSONDecodeError as exc:
-            yield Line(number, raw, problems=(f"not valid JSON: {exc.msg} at column {exc.colno}",))
+        yield _parse(number, raw)
+
+
+def _parse(number: int, raw: str) -> Line:
+    try:
+        value = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        return Line(number, raw, problems=(f"not valid JSON: {exc.msg} at column {exc.colno}",))
+    except ValueError as exc:
+        return Line(number, raw, problems=(f"not valid JSON: {exc}",))
+    except RecursionError:
+        return Line(number, raw, problems=("not valid JSON: nested too deeply",))
+    problem = _string_problem(value)
+    if problem:
+        return Line(number, raw, problems=(problem,))
+    return Line(number, raw, value=value)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is too large a number")
+    return number
+
+
+def _string_problem(value: Any) -> str | None:
+    """What no database here can store: NUL (PostgreSQL refuses it in text and jsonb,
+    so it is refused on every database alike) and unpaired surrogates ("\\ud800")."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return "a string contains the NUL character (\\u0000)"
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return "a string contains an unpaired surrogate escape (such as \\ud800)"
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+    return None
 
 
 def _decode(line: bytes, file_offset: int) -> tuple[str, str | None]:

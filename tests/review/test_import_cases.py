@@ -321,3 +321,29 @@ def test_skipping_invalid_lines_rejects_a_conflicting_case_and_keeps_the_stored_
     assert result.created == 1
     assert [number for number, _raw, _message in result.rejected] == [1]
     assert Case.objects.get(case_id="c-1").rationale_text.startswith("The comment calls")
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [
+        ('"data": {"score": NaN}', "not valid JSON: NaN is not a JSON number"),
+        ('"data": {"score": 1e999}', "not valid JSON: 1e999 is too large a number"),
+        ('"data": {"note": "a\\u0000b"}', "a string contains the NUL character (\\u0000)"),
+        (
+            '"data": {"note": "\\ud800"}',
+            "a string contains an unpaired surrogate escape (such as \\ud800)",
+        ),
+    ],
+)
+def test_values_no_database_can_store_are_refused_alike_on_every_database(fragment, expected):
+    case = make_case("c-1")
+    line = json.dumps(case).replace('"data": {"rule": 2}', fragment)
+    assert fragment in line
+
+    assert refusal(jsonl(line)) == [f"line 1: {expected}"]
+
+
+def test_json_nested_beyond_reason_is_refused_not_crashed_on():
+    deep = '{"case_id": "c-1", "content": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+    assert refusal(jsonl(deep)) == ["line 1: not valid JSON: nested too deeply"]
