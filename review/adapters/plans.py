@@ -17,6 +17,11 @@ Out: `adjudicate_plan` freezes a plan whose every entry is decided, storing the 
 `export_plan` returns that frozen payload and nothing else: an open plan is refused, naming
 the entries still undecided (or, when all are decided, saying it awaits adjudication), so
 what leaves the app is always what someone signed off.
+
+An edit's record ("was") holds what it changed from the entry as placed in the stored text.
+When that placement cannot be a plan at all (an orphan whose old span lies past the end of
+the text, edited into a neighbour's old span), every edited entry is taken from its edited
+span instead: its record keeps a changed title or path, not the stale span.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from grounding.segmentation import (
     PlanError,
     SegmentationPlan,
     parse_segmentation_plan,
+    plan_to_payload,
 )
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
@@ -326,15 +332,18 @@ def _adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
         raise PlanNotAdjudicable(problems, undecided)
     text = plan.document.text
     placed = [_placed(entry, text) for entry in entries]
-    proposal = SegmentationPlan(
-        source_sha256=plan.document.sha256,
-        # The spans below are in the stored text, so that is the extractor the plan names.
-        extractor_id=plan.document.extractor_id,
-        extractor_version=plan.document.extractor_version,
-        proposed_by=plan.proposed_by,
-        adjudicated=False,
-        entries=tuple(placed),
-    )
+    proposal = _proposal(plan, placed)
+    try:
+        parse_segmentation_plan(plan_to_payload(proposal), text)
+    except PlanError:
+        # The proposal no longer fits this text (an orphan edited into a neighbour's old
+        # span, say). Then each edited entry's decision is taken on its edited span: its
+        # record keeps any new title or path, but not the stale span it started from.
+        placed = [
+            _at_current_span(base, entry, text) if entry.state == Entry.State.EDITED else base
+            for entry, base in zip(entries, placed, strict=True)
+        ]
+        proposal = _proposal(plan, placed)
     decisions = [_decision_for(entry, base) for entry, base in zip(entries, placed, strict=True)]
     try:
         return adjudicate(proposal, decisions, text)
@@ -342,19 +351,50 @@ def _adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
         raise PlanNotAdjudicable(str(error)) from error
 
 
+def _proposal(plan: Plan, placed: list[PlanEntry]) -> SegmentationPlan:
+    return SegmentationPlan(
+        source_sha256=plan.document.sha256,
+        # The spans are in the stored text, so that is the extraction the plan names.
+        extractor_id=plan.document.extractor_id,
+        extractor_version=plan.document.extractor_version,
+        proposed_by=plan.proposed_by,
+        adjudicated=False,
+        entries=tuple(placed),
+    )
+
+
+def _at_current_span(base: PlanEntry, entry: Entry, text: str) -> PlanEntry:
+    start, end = entry.span_start, entry.span_end
+    return PlanEntry(
+        path=base.path,
+        title=base.title,
+        span=(start, end),
+        anchor=make_anchor(text, start, end),
+        derived=base.derived,
+    )
+
+
 def _placed(entry: Entry, text: str) -> PlanEntry:
     """The entry as proposed, at the place its anchor is found in the stored text: the
     plan the decisions are decisions on."""
     proposed = entry.proposed
     start, end = proposed["span"]
-    location = locate(text, Anchor.from_dict(proposed["anchor"]), hint=start)
-    if location.start >= 0:
-        start, end = location.start, location.end
+    anchor = Anchor.from_dict(proposed["anchor"])
+    # The same rule as the plan page's (plan_actions.base_span): a quote still at its span
+    # stays there; otherwise the span is where the anchor is found, if it is found.
+    if text[start:end] != anchor.quote:
+        location = locate(text, anchor, hint=start)
+        if location.start >= 0:
+            start, end = location.start, location.end
     if not 0 <= start < end <= len(text):
-        raise PlanNotAdjudicable(
-            f"entry #{entry.position} ({entry.path!r}): its anchor is {location.status} and "
-            f"the proposed span {[start, end]} is not in the stored text; edit its span"
-        )
+        if entry.state != Entry.State.EDITED:
+            raise PlanNotAdjudicable(
+                f"entry #{entry.position} ({entry.path!r}): its proposed span {[start, end]} "
+                f"is not in the stored text ({len(text)} characters) and its anchor is "
+                f"{entry.anchor_status}; edit its span"
+            )
+        # The proposal has no place in this text: the edited span is the first it has.
+        start, end = entry.span_start, entry.span_end
     return PlanEntry(
         path=proposed["path"],
         title=proposed["title"],

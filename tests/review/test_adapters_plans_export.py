@@ -286,3 +286,52 @@ def test_decisions_carry_who_when_and_the_note_and_leave_undecided_entries_empty
     assert [None if d is None else d.kind for d in decisions] == ["accept", "reject", None]
     assert (decisions[0].by, decisions[0].note) == ("editor", "ok")
     assert decisions[0].at == first.decided_at.isoformat()
+
+
+def test_an_orphan_beyond_the_stored_text_must_be_edited_before_adjudication(editor) -> None:
+    document = store_document("n500.md", CODE_TEXT.encode())
+    # Made by an older extraction that had one more section; its anchor is found nowhere.
+    payload = proposed_payload(extractor_version="0-old")
+    end = len(CODE_TEXT)
+    payload["entries"].append(
+        {
+            "path": "n500/3-4-tillegg",
+            "title": "3.4 Tillegg",
+            "span": [end, end + 40],
+            "anchor": {"quote": "zq" * 20, "prefix": "", "suffix": ""},
+            "derived": ["PROPOSED", "rule:heading"],
+        }
+    )
+    plan = import_plan(document, payload_text(payload))
+    *placed, orphan = entries(plan)
+    assert orphan.anchor_status == "orphaned" and orphan.span_end > len(CODE_TEXT)
+    for entry in placed:
+        settle(entry, editor, "accepted")
+    settle(orphan, editor, "accepted", anchor_confirmed=True)
+
+    refusal = rf"not in the stored text \({end} characters\) and its anchor is orphaned; edit"
+    with pytest.raises(PlanNotAdjudicable, match=refusal):
+        adjudicate_plan(plan, editor, expected_version=plan.version)
+
+    last_body_start = CODE_TEXT.index("Hovedbaeresystemet")
+    shortened = placed[-1]
+    shortened.refresh_from_db()
+    settle(shortened, editor, "edited", span_end=last_body_start)
+    orphan.refresh_from_db()
+    settle(
+        orphan,
+        editor,
+        "edited",
+        span_start=last_body_start,
+        span_end=end,
+        anchor_status="exact",
+    )
+    adjudicate_plan(plan, editor, expected_version=plan.version)
+
+    replayed = slice_segments(CODE_TEXT, parse_segmentation_plan(json.loads(export_plan(plan))))
+    assert replayed[-1][1] == CODE_TEXT[last_body_start:]
+    # The proposal itself no longer fits the text, so the edited spans are where the
+    # decisions start from: the export records who kept them, not the stale spans.
+    exported = json.loads(export_plan(plan))
+    assert [entry["adjudication"]["by"] for entry in exported["entries"]] == ["editor"] * 4
+    assert "was" not in exported["entries"][-1]["adjudication"]
