@@ -44,7 +44,7 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 STATUS_MARKS = {
     Evidence.Status.SUCCESS: "✓",
     Evidence.Status.FAILURE: "✗",
-    Evidence.Status.TIMEOUT: "⌛",
+    Evidence.Status.TIMEOUT: "◷",
     Evidence.Status.SKIPPED: "–",
 }
 SENTENCE_MARKS = {
