@@ -1,0 +1,58 @@
+"""A reader follows a citation to its reference; an editor publishes, in real Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from review.models import Answer, Decision
+from tests.browser.conftest import log_in
+from tests.review.case_answer_builders import make_answer, make_source
+
+
+@pytest.fixture
+def answer(reviewers):
+    return make_answer(
+        "a-900",
+        question="How are fire compartments sized?",
+        text=(
+            "Compartments are limited by floor area [3]. Sprinklers double the limit [1].\n\n"
+            "Walls between them must hold for sixty minutes [2]."
+        ),
+        sources=[make_source(n) for n in (1, 2, 3)],
+    )
+
+
+def test_a_reader_follows_a_citation_to_its_reference(page, answer):
+    log_in(page, "reader")
+    page.goto("/answers/")
+    page.get_by_label("Search questions and answers").fill("compartments")
+    page.get_by_role("button", name="Search").click()
+    page.get_by_role("link", name="How are fire compartments sized?").click()
+
+    page.locator("article").get_by_role("link", name="[2]").click()
+
+    expect(page).to_have_url(re.compile(r"#ref-2$"))
+    reference = page.locator("#ref-2")
+    expect(reference).to_contain_text("Study number 1")  # the raw [1] is shown as [2]
+    expect(reference).to_contain_text("was [1] in the raw text")
+    assert reference.evaluate("el => el.matches(':target')")
+    assert page.locator("#ref-1").evaluate("el => !el.matches(':target')")
+    expect(reference).to_be_in_viewport()
+    expect(page.get_by_role("button", name="Publish")).to_have_count(0)
+
+
+def test_an_editor_publishes_an_answer_without_leaving_the_page(page, answer):
+    log_in(page, "editor")
+    page.goto(f"/answers/{answer.pk}/")
+
+    page.get_by_role("button", name="Publish").click()
+
+    panel = page.locator("#decision")
+    expect(panel).to_contain_text("Published")
+    expect(panel.get_by_role("button", name="Withdraw")).to_be_visible()
+    answer.refresh_from_db()
+    assert answer.state == Answer.State.PUBLISHED
+    assert Decision.objects.filter(action="answer.publish", object_id=str(answer.pk)).exists()
