@@ -1,0 +1,166 @@
+// Keyboard for the plan page: an editor adjudicates a whole plan without the mouse.
+// j/k move between entries, a/r/m/e/u/c press the current entry's buttons, ? shows the keys.
+// Every key only presses a button or link that is on the page, so it does nothing a click
+// could not, and nothing at all for someone without decision buttons.
+(function () {
+  "use strict";
+
+  const ACTION_KEYS = { a: "accept", r: "reject", m: "merge", e: "edit", u: "undo", c: "confirm" };
+  const ADVANCING = new Set(["accept", "reject", "merge", "confirm"]);
+  let currentId = null;
+  let keyboardAction = false;
+
+  function rows() {
+    return Array.from(document.querySelectorAll("#entry-list > .entry"));
+  }
+
+  function rowOf(id) {
+    return document.getElementById("entry-" + id);
+  }
+
+  function announce(text) {
+    const live = document.getElementById("announce");
+    if (live) live.textContent = text;
+  }
+
+  function markCurrent(id) {
+    document.querySelectorAll(".entry.is-current, .seg.is-current").forEach(function (el) {
+      if (el.dataset.entry !== String(id) && !el.classList.contains("editing")) {
+        el.classList.remove("is-current");
+        el.removeAttribute("aria-current");
+      }
+    });
+    const row = rowOf(id);
+    const seg = document.getElementById("seg-" + id);
+    if (row) {
+      row.classList.add("is-current");
+      row.setAttribute("aria-current", "true");
+    }
+    if (seg) seg.classList.add("is-current");
+    return { row: row, seg: seg };
+  }
+
+  function setCurrent(id, options) {
+    if (id == null) return;
+    currentId = String(id);
+    const found = markCurrent(currentId);
+    if (found.row && (!options || options.focus !== false)) {
+      found.row.focus({ preventScroll: true });
+    }
+    if (!options || options.scroll !== false) {
+      if (found.row) found.row.scrollIntoView({ block: "nearest" });
+      if (found.seg) found.seg.scrollIntoView({ block: "center" });
+    }
+    const url = new URL(window.location.href);
+    url.searchParams.set("entry", currentId);
+    url.hash = "";
+    window.history.replaceState(null, "", url);
+  }
+
+  function move(step) {
+    const list = rows();
+    const index = list.findIndex(function (row) { return row.dataset.entry === currentId; });
+    const next = list[index + step];
+    if (next) {
+      setCurrent(next.dataset.entry);
+    } else {
+      announce(step > 0 ? "This is the last entry." : "This is the first entry.");
+    }
+  }
+
+  function press(action) {
+    const row = rowOf(currentId);
+    if (!row) return;
+    const control = row.querySelector('[data-action="' + action + '"]');
+    if (!control || control.disabled) {
+      const names = { accept: "Accept", reject: "Reject", merge: "Merge into previous", edit: "Edit",
+        undo: "Undo", confirm: "Confirm anchor" };
+      announce(names[action] + " is not available for this entry.");
+      return;
+    }
+    keyboardAction = true;
+    control.click();
+    if (ADVANCING.has(action)) move(1);
+  }
+
+  function toggleHelp(force) {
+    const help = document.querySelector("[data-keys-help]");
+    if (!help) return;
+    help.open = force === undefined ? !help.open : force;
+    if (help.open) help.querySelector("summary").focus();
+  }
+
+  function typing(target) {
+    return target.closest("input, textarea, select, [contenteditable]") !== null;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!document.querySelector("[data-plan-page]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") {
+      const cancel = document.querySelector('.editing [data-action="cancel"]');
+      if (cancel) {
+        event.preventDefault();
+        cancel.click();
+      } else {
+        toggleHelp(false);
+      }
+      return;
+    }
+    if (typing(event.target)) return;
+    const key = event.key;
+    if (key === "?") {
+      event.preventDefault();
+      toggleHelp();
+    } else if (key === "j" || key === "k") {
+      event.preventDefault();
+      move(key === "j" ? 1 : -1);
+    } else if (ACTION_KEYS[key]) {
+      event.preventDefault();
+      press(ACTION_KEYS[key]);
+    }
+  });
+
+  // A click on a row or on a span in the text makes that entry current.
+  document.addEventListener("click", function (event) {
+    const target = event.target.closest("#entry-list > .entry, .seg");
+    if (target && target.dataset.entry && !event.target.closest("button, a[hx-get]")) {
+      setCurrent(target.dataset.entry, { scroll: target.classList.contains("seg") });
+    }
+  });
+
+  // After htmx swaps a row (or the counters), keep one current entry, keep focus on it, and
+  // when the plan has just become ready hand the keyboard to "Adjudicate plan".
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const editing = document.querySelector(".entry.editing [data-autofocus]");
+    if (editing && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) {
+      editing.focus();
+      editing.select();
+      return;
+    }
+    markCurrent(currentId);
+    const counters = document.getElementById("plan-counters");
+    const button = document.getElementById("adjudicate-button");
+    if (keyboardAction && counters && counters.dataset.ready === "true" && button && !button.disabled) {
+      keyboardAction = false;
+      button.focus();
+      announce("Every entry is decided. Press Enter to adjudicate the plan.");
+      return;
+    }
+    const active = document.activeElement;
+    if (!active || active === document.body || !document.body.contains(active)) {
+      const row = rowOf(currentId);
+      if (row) row.focus({ preventScroll: true });
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const download = document.getElementById("download-link");
+    if (download) {
+      download.focus();
+      return;
+    }
+    const current = document.querySelector("#entry-list > .entry.is-current") || rows()[0];
+    if (current) setCurrent(current.dataset.entry);
+  });
+})();

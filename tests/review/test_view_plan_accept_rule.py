@@ -1,0 +1,69 @@
+"""Accepting every remaining entry of one rule, after a page that lists them."""
+
+from __future__ import annotations
+
+import pytest
+
+from review import plan_actions
+from review.models import Decision, Entry
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+def test_the_confirmation_lists_the_proposed_entries_of_the_rule(client, editor) -> None:
+    plan = make_plan(3)
+    entries = entries_of(plan)
+    first = Entry.objects.select_related("plan").get(pk=entries[0].pk)
+    plan_actions.reject(first, actor=editor, version=first.version)
+    client.force_login(editor)
+    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    assert "Accept 3 entries" in body
+    for entry in entries[1:]:
+        assert f'value="{entry.pk}:{entry.version}"' in body
+    assert f'value="{entries[0].pk}:' not in body
+
+
+def test_confirming_accepts_each_listed_entry_with_its_own_decision(client, editor) -> None:
+    plan = make_plan(3)
+    entries = entries_of(plan)
+    client.force_login(editor)
+    listed = [f"{entry.pk}:{entry.version}" for entry in entries]
+    response = client.post(
+        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+    )
+    assert response.status_code == 302
+    assert {entry.state for entry in entries_of(plan)} == {"accepted"}
+    assert Decision.objects.filter(action="entry.accept").count() == len(entries)
+
+
+def test_an_entry_changed_since_the_list_was_shown_refuses_them_all(
+    client, editor, django_user_model
+) -> None:
+    plan = make_plan(2)
+    entries = entries_of(plan)
+    listed = [f"{entry.pk}:{entry.version}" for entry in entries]
+    other = user_in(django_user_model, "otto", "Editors")
+    last = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
+    plan_actions.accept(last, actor=other, version=last.version)
+    plan_actions.undo(last, actor=other, version=last.version)
+    client.force_login(editor)
+    response = client.post(
+        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+    )
+    assert response.status_code == 409
+    assert "otto" in response.content.decode()
+    assert not Decision.objects.filter(actor=editor).exists()
+
+
+def test_a_reader_may_not_accept_by_rule(client, django_user_model) -> None:
+    plan = make_plan(2)
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    assert client.get(f"/plans/{plan.pk}/accept-rule/?rule=rule:heading").status_code == 403
+    response = client.post(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"})
+    assert response.status_code == 403

@@ -1,0 +1,110 @@
+"""Adjudicating a plan: enabled only when nothing is left to decide, it freezes the plan and
+offers the adjudicated JSON, the same bytes export_plan gives, which replays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grounding.segmentation import parse_segmentation_plan, slice_segments
+from review import plan_actions
+from review.adapters.plans import export_plan
+from review.models import Decision, Entry, Plan
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+def decide_all(plan, editor) -> None:
+    for number, entry in enumerate(entries_of(plan)):
+        entry = Entry.objects.select_related("plan").get(pk=entry.pk)
+        act = plan_actions.merge_into_previous if number == 2 else plan_actions.accept
+        act(entry, actor=editor, version=entry.version)
+
+
+def test_adjudicating_a_decided_plan_freezes_it_and_offers_the_download(client, editor) -> None:
+    plan = make_plan(3)
+    decide_all(plan, editor)
+    client.force_login(editor)
+    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    assert response.status_code == 302
+    plan.refresh_from_db()
+    assert plan.status == Plan.Status.ADJUDICATED
+    assert Decision.objects.filter(action="plan.adjudicate").count() == 1
+    body = client.get(response["Location"]).content.decode()
+    assert "Download adjudicated JSON" in body
+    assert 'aria-label="Accept"' not in body
+
+
+def test_the_download_is_export_plan_s_bytes_and_it_replays(client, editor) -> None:
+    plan = make_plan(3)
+    decide_all(plan, editor)
+    client.force_login(editor)
+    client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    response = client.get(f"/plans/{plan.pk}/export.json")
+    assert response.status_code == 200
+    assert "attachment" in response["Content-Disposition"]
+    assert response.content.decode() == export_plan(plan)
+    text = plan.document.text
+    replayed = slice_segments(text, parse_segmentation_plan(json.loads(response.content), text))
+    kept = [e for e in entries_of(plan) if e.state != "merged"]
+    assert [entry.path for entry, _ in replayed] == [e.path for e in kept]
+    # The merged third entry's text now belongs to the second.
+    assert replayed[1][1] == text[kept[1].span_start : entries_of(plan)[2].span_end]
+
+
+def test_a_plan_with_proposed_entries_is_not_adjudicated(client, editor) -> None:
+    plan = make_plan(2)
+    client.force_login(editor)
+    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    assert response.status_code == 302
+    plan.refresh_from_db()
+    assert plan.status == Plan.Status.OPEN
+    body = client.get(response["Location"]).content.decode()
+    assert "still proposed" in body
+
+
+def test_an_unconfirmed_fuzzy_anchor_blocks_adjudication(client, editor) -> None:
+    plan = make_plan(2)
+    decide_all(plan, editor)
+    Entry.objects.filter(pk=entries_of(plan)[1].pk).update(anchor_status="fuzzy")
+    client.force_login(editor)
+    page = client.get(f"/plans/{plan.pk}/").content.decode()
+    assert "anchor to confirm or edit" in page
+    client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    plan.refresh_from_db()
+    assert plan.status == Plan.Status.OPEN
+
+
+def test_a_stale_plan_version_is_409(client, editor) -> None:
+    plan = make_plan(2)
+    decide_all(plan, editor)
+    client.force_login(editor)
+    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version + 5})
+    assert response.status_code == 409
+    plan.refresh_from_db()
+    assert plan.status == Plan.Status.OPEN
+
+
+def test_an_open_plan_has_nothing_to_download(client, editor) -> None:
+    plan = make_plan(2)
+    client.force_login(editor)
+    response = client.get(f"/plans/{plan.pk}/export.json")
+    assert response.status_code == 409
+    assert "undecided" in response.content.decode()
+
+
+def test_a_reader_may_not_adjudicate_and_get_405_on_get(client, editor, django_user_model) -> None:
+    plan = make_plan(2)
+    decide_all(plan, editor)
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    assert client.post(f"/plans/{plan.pk}/adjudicate/", {"version": 1}).status_code == 403
+    assert client.get(f"/plans/{plan.pk}/adjudicate/").status_code == 405
+    plan.refresh_from_db()
+    assert plan.status == Plan.Status.OPEN

@@ -1,0 +1,132 @@
+"""One plan's page: the document with every span drawn over it, and the entries beside it."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from review import plan_actions
+from review.models import Entry
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+@pytest.fixture
+def reader(django_user_model):
+    return user_in(django_user_model, "rita", "Readers")
+
+
+def page(client, plan, **params) -> str:
+    response = client.get(f"/plans/{plan.pk}/", params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_page_shows_every_entry_with_its_path_span_rule_anchor_and_state(
+    client, editor
+) -> None:
+    plan = make_plan(3)
+    client.force_login(editor)
+    body = page(client, plan)
+    for entry in entries_of(plan):
+        row = body[body.index(f'<li id="entry-{entry.pk}"') :]
+        row = row[: row.index("</li>")]
+        assert entry.path in row
+        assert f"{entry.span_start}–{entry.span_end}" in row
+        assert "rule:heading" in row
+        assert "Anchor: exact" in row
+        assert "Proposed" in row
+        assert ">Accept <kbd" in row
+
+
+def test_the_document_text_is_all_there_once_with_each_span_marked(client, editor) -> None:
+    plan = make_plan(3)
+    client.force_login(editor)
+    body = page(client, plan)
+    start = body.index('<div class="doc-text">')
+    doc = body[start : body.index("</div>", start)]
+    marks = re.compile(r'<(a|span) class="seg-(mark|end)"[^>]*>[^<]*</\1>')
+    shown = re.sub(r"<[^>]+>", "", marks.sub("", doc))
+    assert html.unescape(shown) == plan.document.text
+    for entry in entries_of(plan):
+        assert f'id="seg-{entry.pk}"' in doc
+
+
+def test_text_before_the_first_entry_is_marked_as_not_covered(client, editor) -> None:
+    plan = make_plan(2)
+    first = entries_of(plan)[0]
+    Entry.objects.filter(pk=first.pk).update(span_start=first.span_start + 10)
+    client.force_login(editor)
+    body = page(client, plan)
+    lead = body[body.index('id="region-lead"') :]
+    assert lead.index("not covered") < lead.index(f'id="region-{first.pk}"')
+
+
+def test_rejected_and_merged_spans_say_so_in_words(client, editor) -> None:
+    plan = make_plan(3)
+    entries = entries_of(plan)
+    Entry.objects.filter(pk=entries[1].pk).update(state="rejected")
+    Entry.objects.filter(pk=entries[2].pk).update(state="merged")
+    client.force_login(editor)
+    body = page(client, plan)
+    assert f'id="seg-{entries[1].pk}" class="seg state-rejected"' in body
+    assert "2 ✕ rejected" in body
+    assert f'id="seg-{entries[2].pk}" class="seg state-merged"' in body
+    assert "3 ↑ merged" in body
+
+
+def test_the_current_entry_is_the_first_still_proposed_unless_one_is_asked_for(
+    client, editor
+) -> None:
+    plan = make_plan(3)
+    entries = entries_of(plan)
+    Entry.objects.filter(pk=entries[0].pk).update(state="accepted")
+    client.force_login(editor)
+    assert f'data-current="{entries[1].pk}"' in page(client, plan)
+    assert f'data-current="{entries[2].pk}"' in page(client, plan, entry=entries[2].pk)
+
+
+def test_a_reader_sees_the_plan_but_no_decision_buttons(client, reader) -> None:
+    plan = make_plan(2)
+    client.force_login(reader)
+    body = page(client, plan)
+    assert entries_of(plan)[1].path in body
+    for name in ("Accept", "Reject", "Merge into previous", "Edit", "Undo", "Adjudicate plan"):
+        assert f'aria-label="{name}"' not in body
+    assert ">Adjudicate plan<" not in body
+
+
+def test_adjudicate_is_disabled_and_says_why_while_entries_are_proposed(client, editor) -> None:
+    plan = make_plan(2)
+    client.force_login(editor)
+    body = page(client, plan)
+    button = re.search(r'<button[^>]*id="adjudicate-button"[^>]*>', body).group(0)
+    assert "disabled" in button
+    assert "3 entries still proposed" in body
+
+
+def test_an_unknown_plan_is_404(client, editor) -> None:
+    client.force_login(editor)
+    assert client.get("/plans/999/").status_code == 404
+
+
+@pytest.mark.parametrize("sections", [10, 200])
+def test_the_page_makes_the_same_few_queries_for_10_or_200_entries(
+    client, editor, sections, django_assert_max_num_queries
+) -> None:
+    plan = make_plan(sections)
+    entries = entries_of(plan)
+    for entry in entries[::3]:
+        fresh = Entry.objects.select_related("plan").get(pk=entry.pk)
+        plan_actions.accept(fresh, actor=editor, version=fresh.version)
+    client.force_login(editor)
+    with django_assert_max_num_queries(7):
+        page(client, plan)

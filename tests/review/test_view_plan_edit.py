@@ -1,0 +1,133 @@
+"""Editing an entry: the form in place of its row, the checks, and the paragraph boundaries
+offered when a boundary moves into the middle of a paragraph."""
+
+from __future__ import annotations
+
+import pytest
+
+from review.models import Decision, Entry
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+@pytest.fixture
+def plan():
+    return make_plan(3)
+
+
+def post_edit(client, entry: Entry, htmx: bool = True, **changes):
+    entry = Entry.objects.get(pk=entry.pk)
+    data = {
+        "version": entry.version,
+        "title": entry.title,
+        "path": entry.path,
+        "start": entry.span_start,
+        "end": entry.span_end,
+    } | changes
+    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/edit/"
+    return client.post(url, data, headers=HTMX if htmx else {})
+
+
+def test_the_edit_form_replaces_the_row_with_the_entry_s_values(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    response = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/", headers=HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert f'value="{entry.path}"' in body
+    assert f'value="{entry.span_start}"' in body
+    assert "Paragraph starts nearby" in body
+
+
+def test_without_javascript_the_edit_form_is_a_page_of_its_own(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    body = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/").content.decode()
+    assert "<html" in body
+    assert "Save edit" in body
+
+
+def test_saving_a_new_title_and_path_makes_the_entry_edited(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    response = post_edit(client, entry, title="Scope", path="handbook/scope")
+    body = response.content.decode()
+    saved = Entry.objects.get(pk=entry.pk)
+    assert response.status_code == 200
+    assert (saved.title, saved.path, saved.state) == ("Scope", "handbook/scope", "edited")
+    assert "handbook/scope" in body
+    assert Decision.objects.get().action == "entry.edit"
+
+
+def test_a_bad_path_comes_back_on_the_form_with_grounding_s_reason(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    response = post_edit(client, entry, path="Bad Path!")
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert "slugs" in body
+    assert 'value="Bad Path!"' in body
+    assert not Decision.objects.exists()
+
+
+def test_a_start_inside_a_paragraph_is_offered_the_nearest_boundaries(client, editor, plan) -> None:
+    entry = entries_of(plan)[2]
+    text = plan.document.text
+    paragraph = text.index("Paragraph 1", entry.span_start)
+    client.force_login(editor)
+    response = post_edit(client, entry, start=paragraph + 5)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert f'name="snap_start" value="{paragraph}"' in body
+    assert "Keep my boundaries" in body
+    assert not Decision.objects.exists()
+
+    post_edit(client, entry, start=paragraph + 5, snap_start=paragraph)
+    assert Entry.objects.get(pk=entry.pk).span_start == paragraph
+
+
+def test_keeping_a_mid_paragraph_boundary_saves_it_and_redraws_the_text_around_it(
+    client, editor, plan
+) -> None:
+    entry = entries_of(plan)[2]
+    previous = entries_of(plan)[1]
+    inside = plan.document.text.index("Paragraph 1", entry.span_start) + 5
+    client.force_login(editor)
+    body = post_edit(client, entry, start=inside, keep_boundaries="1").content.decode()
+    assert Entry.objects.get(pk=entry.pk).span_start == inside
+    assert f'<span id="region-{entry.pk}" hx-swap-oob="true">' in body
+    # The text between the two entries now belongs to no entry.
+    assert f'<span id="region-{previous.pk}" hx-swap-oob="true">' in body
+    assert "not covered" in body
+
+
+def test_a_plain_post_edit_redirects_back(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    response = post_edit(client, entry, htmx=False, title="Scope")
+    assert response.status_code == 302
+
+
+def test_a_reader_may_not_edit(client, django_user_model, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    assert client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/").status_code == 403
+    assert post_edit(client, entry, title="Scope").status_code == 403
+
+
+def test_cancel_brings_the_row_back(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    body = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/", headers=HTMX).content.decode()
+    assert body.lstrip().startswith(f'<li id="entry-{entry.pk}"')
+    plain = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/")
+    assert plain.status_code == 302

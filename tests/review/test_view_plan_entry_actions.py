@@ -1,0 +1,169 @@
+"""Accept, Reject, Merge into previous, Confirm anchor and Undo on one entry: one POST each,
+answered over htmx with what changed, and with a redirect without it."""
+
+from __future__ import annotations
+
+import pytest
+
+from review import plan_actions
+from review.models import Decision, Entry
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+@pytest.fixture
+def plan():
+    return make_plan(3)
+
+
+def act(client, entry: Entry, action: str, *, version: int | None = None, htmx: bool = True):
+    version = Entry.objects.get(pk=entry.pk).version if version is None else version
+    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/{action}/"
+    return client.post(url, {"version": version}, headers=HTMX if htmx else {})
+
+
+def test_accept_over_htmx_answers_the_row_its_span_and_the_counters(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[1]
+    response = act(client, entry, "accept")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in body
+    assert body.lstrip().startswith(f'<li id="entry-{entry.pk}" class="entry state-accepted"')
+    span = f'<span id="seg-{entry.pk}" class="seg state-accepted" data-entry="{entry.pk}"'
+    assert f'{span} hx-swap-oob="true"' in body
+    assert '<section id="plan-counters"' in body
+    assert "<b>1</b>" in body[body.index("plan-counters") :]
+    assert Entry.objects.get(pk=entry.pk).state == "accepted"
+    assert Decision.objects.get().action == "entry.accept"
+
+
+def test_a_plain_post_decides_and_redirects_back_to_the_entry(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[1]
+    response = act(client, entry, "reject", htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == f"/plans/{plan.pk}/?entry={entry.pk}#entry-{entry.pk}"
+    assert Entry.objects.get(pk=entry.pk).state == "rejected"
+
+
+def test_merge_into_previous_joins_the_span_to_the_one_before(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[2]
+    body = act(client, entry, "merge").content.decode()
+    assert Entry.objects.get(pk=entry.pk).state == "merged"
+    assert "3 ↑ merged" in body
+
+
+def test_merging_the_first_entry_is_refused_with_the_reason_in_the_row(
+    client, editor, plan
+) -> None:
+    client.force_login(editor)
+    first = entries_of(plan)[0]
+    response = act(client, first, "merge")
+    assert response.status_code == 422
+    assert "no entry before it" in response.content.decode()
+    assert not Decision.objects.exists()
+
+
+def test_undo_puts_the_entry_back_and_logs_a_new_decision(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[1]
+    act(client, entry, "accept")
+    body = act(client, entry, "undo").content.decode()
+    assert Entry.objects.get(pk=entry.pk).state == "proposed"
+    assert list(Decision.objects.values_list("action", flat=True)) == [
+        "entry.accept",
+        "entry.undo",
+    ]
+    assert 'aria-label="Undo"' not in body
+
+
+def test_confirming_a_fuzzy_anchor_settles_it(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    Entry.objects.filter(pk=entry.pk).update(anchor_status="fuzzy")
+    client.force_login(editor)
+    body = act(client, entry, "confirm-anchor").content.decode()
+    assert Entry.objects.get(pk=entry.pk).anchor_confirmed
+    assert "Anchor: fuzzy, confirmed by an editor" in body
+
+
+def test_a_stale_version_is_409_naming_who_changed_it_and_overwrites_nothing(
+    client, editor, django_user_model, plan
+) -> None:
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    seen = entry.version
+    plan_actions.accept(entry, actor=other, version=seen)
+    client.force_login(editor)
+    response = act(client, entry, "reject", version=seen)
+    body = response.content.decode()
+    assert response.status_code == 409
+    assert "otto" in body
+    assert "It is now accepted" in body
+    assert Entry.objects.get(pk=entry.pk).state == "accepted"
+    assert Decision.objects.count() == 1
+
+
+def test_a_stale_plain_post_gets_a_409_page(client, editor, django_user_model, plan) -> None:
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    seen = entry.version
+    plan_actions.accept(entry, actor=other, version=seen)
+    client.force_login(editor)
+    response = act(client, entry, "reject", version=seen, htmx=False)
+    assert response.status_code == 409
+    assert "otto" in response.content.decode()
+
+
+def test_get_on_an_action_is_405(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[1]
+    assert client.get(f"/plans/{plan.pk}/entries/{entry.pk}/accept/").status_code == 405
+
+
+def test_a_reader_gets_403_and_nothing_changes(client, django_user_model, plan) -> None:
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    entry = entries_of(plan)[1]
+    assert act(client, entry, "accept").status_code == 403
+    assert Entry.objects.get(pk=entry.pk).state == "proposed"
+
+
+def test_an_entry_of_another_plan_is_404(client, editor, plan) -> None:
+    other = make_plan(2, name="other.md", title="Other")
+    client.force_login(editor)
+    entry = entries_of(other)[0]
+    response = client.post(
+        f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": 1}, headers=HTMX
+    )
+    assert response.status_code == 404
+
+
+def test_a_missing_version_is_a_bad_request(client, editor, plan) -> None:
+    client.force_login(editor)
+    entry = entries_of(plan)[1]
+    response = client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", headers=HTMX)
+    assert response.status_code == 400
+    assert not Decision.objects.exists()
+
+
+@pytest.mark.parametrize("sections", [10, 200])
+def test_accept_and_undo_make_the_same_few_queries_for_10_or_200_entries(
+    client, editor, sections, django_assert_max_num_queries
+) -> None:
+    plan = make_plan(sections)
+    entry = entries_of(plan)[sections // 2]
+    client.force_login(editor)
+    client.get("/")  # the session is read once, not counted below
+    with django_assert_max_num_queries(12):
+        assert act(client, entry, "accept", version=1).status_code == 200
+    with django_assert_max_num_queries(14):
+        assert act(client, entry, "undo", version=2).status_code == 200

@@ -1,0 +1,42 @@
+"""A plan's history: every decision on the plan and its entries, with who, when, before and
+after."""
+
+from __future__ import annotations
+
+import pytest
+
+from review import plan_actions
+from review.models import Entry
+from tests.review.plan_view_builders import entries_of, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
+    client, django_user_model
+) -> None:
+    editor = user_in(django_user_model, "edith", "Editors")
+    plan = make_plan(2)
+    other_plan = make_plan(1, name="other.md", title="Other")
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    plan_actions.accept(entry, actor=editor, version=entry.version)
+    plan_actions.undo(entry, actor=editor, version=entry.version)
+    elsewhere = Entry.objects.select_related("plan").get(pk=entries_of(other_plan)[0].pk)
+    plan_actions.reject(elsewhere, actor=editor, version=elsewhere.version)
+
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    body = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    assert body.count("<code>entry.") == 2
+    assert "entry.accept" in body and "entry.undo" in body
+    assert "entry.reject" not in body
+    assert "edith" in body
+    assert f"#2 {entry.path}" in body
+    assert "<del>proposed</del> → <ins>accepted</ins>" in body
+    assert "<del>accepted</del> → <ins>proposed</ins>" in body
+
+
+def test_a_plan_nobody_decided_says_so(client, django_user_model) -> None:
+    plan = make_plan(1)
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    body = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    assert "Nobody has decided anything" in body

@@ -1,0 +1,114 @@
+"""The plans list: status, document, counts and progress; the status filter; the warning for
+paths that several documents claim; and the two upload forms."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from review.models import Document, Entry, Plan
+from tests.review.plan_view_builders import entries_of, handbook_text, make_plan, user_in
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+def test_each_plan_shows_its_status_document_counts_and_progress(client, editor) -> None:
+    plan = make_plan(3)
+    Entry.objects.filter(pk=entries_of(plan)[0].pk).update(state="accepted")
+    client.force_login(editor)
+    body = client.get("/plans/").content.decode()
+    assert f'href="/plans/{plan.pk}/"' in body
+    assert "handbook.md" in body
+    assert ">Open</span>" in body
+    assert "Proposed <b>3</b>" in body
+    assert "Accepted <b>1</b>" in body
+    assert ">1/4<" in body
+
+
+def test_the_status_filter_keeps_only_plans_of_that_status(client, editor) -> None:
+    open_plan = make_plan(2)
+    done = make_plan(2, name="done.md", title="Done")
+    Plan.objects.filter(pk=done.pk).update(status="adjudicated")
+    client.force_login(editor)
+    body = client.get("/plans/", {"status": "open"}).content.decode()
+    assert f'href="/plans/{open_plan.pk}/"' in body
+    assert f'href="/plans/{done.pk}/"' not in body
+
+
+def test_a_path_claimed_by_two_documents_is_warned_about_with_the_prefix_fix(
+    client, editor
+) -> None:
+    # Two different documents whose sections are numbered alike propose the same paths.
+    make_plan(2, name="a.md", paragraphs=1)
+    make_plan(2, name="b.md", paragraphs=2)
+    client.force_login(editor)
+    body = client.get("/plans/").content.decode()
+    assert "paths claimed by more than one document" in body
+    assert "<li><code>handbook/1-section-number-1</code>: a.md, b.md</li>" in body
+    assert "--path-prefix" in body
+
+
+def test_uploading_a_document_proposes_a_plan_with_the_given_options(client, editor) -> None:
+    client.force_login(editor)
+    upload = SimpleUploadedFile("guide.md", handbook_text(3).encode())
+    response = client.post(
+        "/plans/upload-document/",
+        {"file": upload, "max_segment_chars": "0", "path_prefix": "guide"},
+    )
+    plan = Plan.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/plans/{plan.pk}/"
+    assert all(entry.path.startswith("guide/") for entry in plan.entries.all())
+
+
+def test_an_upload_the_proposer_cannot_read_shows_the_reason_on_the_form(client, editor) -> None:
+    client.force_login(editor)
+    upload = SimpleUploadedFile("notes.docx", b"not a supported type")
+    response = client.post("/plans/upload-document/", {"file": upload})
+    assert response.status_code == 422
+    assert 'class="form-errors"' in response.content.decode()
+    assert not Document.objects.exists()
+
+
+def test_importing_a_plan_for_a_stored_document_creates_it(client, editor) -> None:
+    source = make_plan(2)
+    payload = source.original_payload
+    client.force_login(editor)
+    upload = SimpleUploadedFile("plan.json", payload.encode().replace(b'"handbook', b'"copy'))
+    response = client.post("/plans/upload-plan/", {"document": source.document_id, "file": upload})
+    assert response.status_code == 302
+    assert Plan.objects.count() == 2
+
+
+def test_a_plan_for_other_bytes_is_refused_on_the_form(client, editor) -> None:
+    source = make_plan(2)
+    payload = json.loads(source.original_payload)
+    payload["source_sha256"] = "0" * 64
+    client.force_login(editor)
+    upload = SimpleUploadedFile("plan.json", json.dumps(payload).encode())
+    response = client.post("/plans/upload-plan/", {"document": source.document_id, "file": upload})
+    assert response.status_code == 422
+    assert "other bytes" in response.content.decode()
+    assert Plan.objects.count() == 1
+
+
+def test_readers_see_no_upload_forms_and_may_not_post_them(client, django_user_model) -> None:
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+    body = client.get("/plans/").content.decode()
+    assert "upload-document" not in body
+    upload = SimpleUploadedFile("guide.md", handbook_text(1).encode())
+    assert client.post("/plans/upload-document/", {"file": upload}).status_code == 403
+    assert not Document.objects.exists()
+
+
+def test_the_upload_views_take_only_posts(client, editor) -> None:
+    client.force_login(editor)
+    assert client.get("/plans/upload-document/").status_code == 405
+    assert client.get("/plans/upload-plan/").status_code == 405
