@@ -42,6 +42,7 @@ def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
     if not terms:
         return answers
     if connection.vendor == "postgresql":
+        # The same expression as the index of migration 0003, so that it is used.
         vector = SearchVector("question", "body", config=SEARCH_CONFIG)
         query = SearchQuery(terms, search_type="websearch", config=SEARCH_CONFIG)
         return (

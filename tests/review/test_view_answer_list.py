@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection
 
 from grounding.citations import finalize
 from review.models import Answer
+from review.views.answers import search_answers
 from tests.review.case_answer_builders import make_answer, make_source
 
 pytestmark = pytest.mark.django_db
@@ -106,3 +108,16 @@ def test_the_list_takes_the_same_number_of_queries_for_many_answers(
         client.get("/answers/?q=compartments")
 
     assert len(many.captured_queries) == len(few.captured_queries)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search is PostgreSQL's")
+def test_on_postgresql_the_search_uses_the_full_text_index():
+    make_answer("a-1", question="How steep may stairs be?")
+    found = search_answers(Answer.objects.all(), "stairs")
+    with connection.cursor() as cursor:
+        # On a table this small a scan would win; forbid it to see whether the index fits.
+        cursor.execute("SET LOCAL enable_seqscan = off")
+
+        plan = found.explain()
+
+    assert "answer_search" in plan
