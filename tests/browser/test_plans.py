@@ -1,0 +1,116 @@
+"""An editor adjudicates a whole plan with the keyboard alone and downloads the export, which
+replays; a reader sees the plan but no decision buttons."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from grounding.segmentation import parse_segmentation_plan, slice_segments
+from review.adapters.plans import export_plan
+from review.models import Decision, Plan
+from tests.browser.conftest import log_in
+from tests.review.plan_view_builders import entries_of, make_plan
+
+
+def row(page, entry):
+    return page.locator(f"#entry-{entry.pk}")
+
+
+def expect_state(page, entry, state: str) -> None:
+    expect(row(page, entry)).to_have_class(re.compile(rf"\bstate-{state}\b"))
+
+
+def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
+    page, reviewers
+) -> None:
+    plan = make_plan(4)
+    first, second, third, fourth, fifth = entries_of(plan)
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/")
+    expect(row(page, first)).to_be_focused()
+
+    page.keyboard.press("?")
+    expect(page.get_by_role("group", name="Keyboard keys")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("group", name="Keyboard keys")).to_be_hidden()
+
+    page.keyboard.press("a")
+    expect_state(page, first, "accepted")
+    expect(row(page, second)).to_be_focused()
+    page.keyboard.press("m")
+    expect_state(page, second, "merged")
+    page.keyboard.press("r")
+    expect_state(page, third, "rejected")
+    expect(page.locator(f"#seg-{third.pk}")).to_have_class(re.compile(r"\bstate-rejected\b"))
+
+    # Back to the rejected entry, take the rejection back, and accept it instead.
+    page.keyboard.press("k")
+    expect(row(page, third)).to_be_focused()
+    page.keyboard.press("u")
+    expect_state(page, third, "proposed")
+    page.keyboard.press("a")
+    expect_state(page, third, "accepted")
+
+    # Edit the fourth entry's title: the form takes the keys until it is saved.
+    page.keyboard.press("e")
+    title = page.get_by_label("Title")
+    expect(title).to_be_focused()
+    title.press_sequentially("Fire safety, renamed")
+    page.keyboard.press("Enter")
+    expect_state(page, fourth, "edited")
+    expect(row(page, fourth)).to_contain_text("Fire safety, renamed")
+
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    expect_state(page, fifth, "accepted")
+    adjudicate = page.get_by_role("button", name="Adjudicate plan")
+    expect(adjudicate).to_be_focused()
+    page.keyboard.press("Enter")
+
+    download_link = page.get_by_role("link", name="Download adjudicated JSON")
+    expect(download_link).to_be_focused()
+    with page.expect_download() as download:
+        page.keyboard.press("Enter")
+    exported = download.value.path().read_text(encoding="utf-8")
+
+    plan = Plan.objects.get(pk=plan.pk)
+    assert plan.status == Plan.Status.ADJUDICATED
+    assert exported == export_plan(plan)
+    text = plan.document.text
+    replayed = slice_segments(text, parse_segmentation_plan(json.loads(exported), text))
+    assert [entry.title for entry, _ in replayed] == [
+        first.title,
+        third.title,
+        "Fire safety, renamed",
+        fifth.title,
+    ]
+    # The merged second entry's text joined the first.
+    assert replayed[0][1] == text[first.span_start : second.span_end]
+    actions = list(Decision.objects.order_by("pk").values_list("action", flat=True))
+    assert actions == [
+        "entry.accept",
+        "entry.merge",
+        "entry.reject",
+        "entry.undo",
+        "entry.accept",
+        "entry.edit",
+        "entry.accept",
+        "plan.adjudicate",
+    ]
+
+
+def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None:
+    plan = make_plan(2)
+    entry = entries_of(plan)[1]
+    log_in(page, "reader")
+    page.goto(f"/plans/{plan.pk}/")
+    expect(page.get_by_role("heading", name=entry.title)).to_be_visible()
+    for name in ("Accept", "Reject", "Merge into previous", "Edit", "Undo", "Adjudicate plan"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
+        expect(page.get_by_role("link", name=name, exact=True)).to_have_count(0)
+    page.keyboard.press("a")
+    expect(page.locator("#announce")).to_have_text("Accept is not available for this entry.")
+    assert not Decision.objects.exists()
