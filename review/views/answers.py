@@ -5,6 +5,8 @@ Everyone may read; Editors (and staff) may publish, withdraw and undo.
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
@@ -36,7 +38,8 @@ def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
     """Answers whose question or body match `terms`, best first on PostgreSQL.
 
     PostgreSQL gets its full-text search (stemmed, ranked); SQLite, which has no
-    such thing built in, gets every word as a case-insensitive substring.
+    such thing built in, gets every word (quotes and signs ignored) as a
+    case-insensitive substring.
     """
     terms = terms.strip()
     if not terms:
@@ -50,7 +53,7 @@ def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
             .filter(search=query)
             .order_by("-rank", "-created_at", "pk")
         )
-    for word in terms.split():
+    for word in re.findall(r"\w+", terms):
         answers = answers.filter(Q(question__icontains=word) | Q(body__icontains=word))
     return answers
 

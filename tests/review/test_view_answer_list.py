@@ -49,6 +49,12 @@ def test_search_finds_words_in_the_question_or_the_body(client, reader):
     assert answer_ids_in(client.get("/answers/?q=balcony")) == []
 
 
+def test_a_quoted_search_still_finds_the_words(client, reader):
+    make_answer("a-doors", question="Which doors?", text="Fire doors close by themselves [1].")
+
+    assert answer_ids_in(client.get('/answers/?q="fire+doors"')) == ["a-doors"]
+
+
 def test_the_list_filters_by_state(client, reader):
     make_answer("a-1")
     make_answer("a-2", state=Answer.State.WITHDRAWN)
