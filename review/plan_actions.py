@@ -543,7 +543,10 @@ def is_paragraph_start(text: str, offset: int) -> bool:
 
 
 def is_paragraph_end(text: str, offset: int) -> bool:
-    return offset in paragraph_boundaries(text)[1] or offset == len(text)
+    """At the end of a paragraph's text, or where the next paragraph starts (the proposer's
+    entries end there, so that they tile the text), or at the end of the text."""
+    starts, ends = paragraph_boundaries(text)
+    return offset in ends or offset in starts[1:] or offset == len(text)
 
 
 def _nearest(offsets: list[int], offset: int, count: int) -> list[int]:
@@ -561,7 +564,9 @@ def nearest_paragraph_starts(text: str, offset: int, count: int = 2) -> list[Bou
 
 
 def nearest_paragraph_ends(text: str, offset: int, count: int = 2) -> list[Boundary]:
-    _, ends = paragraph_boundaries(text)
+    """Ends offered where the next paragraph starts, as the proposer ends its entries."""
+    starts, _ = paragraph_boundaries(text)
+    ends = sorted({*starts[1:], len(text)})
     return [
         Boundary(found, "…" + _one_line(text[max(0, found - 48) : found]))
         for found in _nearest(ends, offset, count)

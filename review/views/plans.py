@@ -235,6 +235,15 @@ class Region:
     gap: str = ""
     found: bool = True
 
+    @property
+    def body(self) -> str:
+        """The span's text up to its trailing blank lines, where its end mark is drawn."""
+        return self.text.rstrip()
+
+    @property
+    def trailing(self) -> str:
+        return self.text[len(self.text.rstrip()) :]
+
 
 def _region(entry: Entry | None, text: str, start: int, end: int, gap_end: int) -> Region:
     if entry is not None and not 0 <= entry.span_start < entry.span_end <= len(text):
@@ -680,11 +689,13 @@ _HIDDEN_KEYS = {"decided_by_id", "decided_at", "adjudicated_at", "adjudicated_by
 
 
 def _changes(decision: Decision) -> list[tuple[str, object, object]]:
-    keys = [key for key in decision.after if key not in _HIDDEN_KEYS]
-    keys += [
-        key for key in decision.before if key not in decision.after and key not in _HIDDEN_KEYS
+    """What the decision changed, field by field (fields it left as they were are skipped)."""
+    keys = dict.fromkeys([*decision.after, *decision.before])
+    return [
+        (key, decision.before.get(key), decision.after.get(key))
+        for key in keys
+        if key not in _HIDDEN_KEYS and decision.before.get(key) != decision.after.get(key)
     ]
-    return [(key, decision.before.get(key), decision.after.get(key)) for key in keys]
 
 
 urlpatterns = [

@@ -160,7 +160,10 @@
       download.focus();
       return;
     }
-    const current = document.querySelector("#entry-list > .entry.is-current") || rows()[0];
+    // The server names the current entry: the one asked for, or the first still proposed.
+    const list = document.getElementById("entry-list");
+    const wanted = list && list.dataset.current ? rowOf(list.dataset.current) : null;
+    const current = wanted || rows()[0];
     if (current) setCurrent(current.dataset.entry);
   });
 })();

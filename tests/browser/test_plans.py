@@ -9,8 +9,9 @@ import re
 from playwright.sync_api import expect
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
+from review import plan_actions
 from review.adapters.plans import export_plan
-from review.models import Decision, Plan
+from review.models import Decision, Entry, Plan
 from tests.browser.conftest import log_in
 from tests.review.plan_view_builders import entries_of, make_plan
 
@@ -104,13 +105,17 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
 
 def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None:
     plan = make_plan(2)
-    entry = entries_of(plan)[1]
+    first, entry = entries_of(plan)[:2]
+    first = Entry.objects.select_related("plan").get(pk=first.pk)
+    plan_actions.accept(first, actor=reviewers["editor"], version=first.version)
     log_in(page, "reader")
     page.goto(f"/plans/{plan.pk}/")
-    expect(page.get_by_role("heading", name=entry.title)).to_be_visible()
+    # The page opens on the first entry still proposed, in both panes.
+    expect(row(page, entry)).to_have_class(re.compile(r"\bis-current\b"))
+    expect(page.locator(f"#seg-{entry.pk}")).to_have_class(re.compile(r"\bis-current\b"))
     for name in ("Accept", "Reject", "Merge into previous", "Edit", "Undo", "Adjudicate plan"):
         expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
         expect(page.get_by_role("link", name=name, exact=True)).to_have_count(0)
     page.keyboard.press("a")
     expect(page.locator("#announce")).to_have_text("Accept is not available for this entry.")
-    assert not Decision.objects.exists()
+    assert Decision.objects.count() == 1

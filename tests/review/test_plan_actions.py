@@ -258,3 +258,17 @@ def test_paragraph_boundaries_are_where_blank_lines_are() -> None:
     starts, ends = plan_actions.paragraph_boundaries(text)
     assert [text[offset:].split()[0] for offset in starts] == ["one", "two", "three"]
     assert [text[:offset].split()[-1] for offset in ends] == ["one", "two", "three"]
+
+
+def test_an_end_moved_into_a_paragraph_is_offered_ends_where_paragraphs_start(plan, editor) -> None:
+    entry = fresh(entries_of(plan)[2])
+    text = plan.document.text
+    second = text.index("Paragraph 2", entry.span_start)
+    request = plan_actions.EditRequest(
+        title=entry.title, path=entry.path, start=entry.span_start, end=second + 3
+    )
+    with pytest.raises(plan_actions.BoundaryOffer) as offer:
+        plan_actions.edit(entry, request, actor=editor, version=entry.version)
+    offered = [boundary.offset for boundary in offer.value.offers["end"]]
+    assert second in offered
+    assert "start" not in offer.value.offers
