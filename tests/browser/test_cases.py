@@ -36,6 +36,8 @@ def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(p
     log_in(page, "moderator")
     page.goto("/cases/")
     page.get_by_role("link", name="c-900").click()
+    page.wait_for_url(f"**/cases/{flagged_case.pk}/")
+    page.wait_for_load_state()  # the keys listen once the page's script has run
     sentences = page.locator("[data-sentence]")
     expect(sentences).to_have_count(3)
 
