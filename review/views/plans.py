@@ -19,8 +19,6 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import F
-from django.db.models.functions import Substr
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -84,16 +82,9 @@ def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
     """An entry of plan `pk` that the user may decide (403 otherwise, 404 if not there)."""
     if not can_decide_plans(request.user):
         raise PermissionDenied("Only editors decide plan entries.")
-    # The span's own text comes with the row, so a decision that moves no boundary never
-    # loads the whole document.
-    entries = (
-        Entry.objects.select_related("plan")
-        .defer("plan__original_payload", "plan__adjudicated_payload")
-        .annotate(
-            span_text=Substr(
-                "plan__document__text", F("span_start") + 1, F("span_end") - F("span_start")
-            )
-        )
+    # Not the document: a decision that moves no boundary never reads its text.
+    entries = Entry.objects.select_related("plan").defer(
+        "plan__original_payload", "plan__adjudicated_payload"
     )
     return get_object_or_404(entries, pk=entry_pk, plan_id=pk)
 
@@ -407,9 +398,10 @@ def _entry_fragments(
 ) -> str:
     """The entry's row, and out of band its span on the left and the plan's counters.
 
-    When only the state changed, the span is redrawn from its own text; when a boundary
-    moved, the regions around it are redrawn too, since the uncovered text between
-    entries changed with it.
+    When only the state changed, only the span's mark is redrawn (it carries the state, and
+    the span's text follows it in CSS), so the document's text is not read at all; when a
+    boundary moved, the regions around it are redrawn with their text, since the uncovered
+    text between entries changed with it.
     """
     plan = entry.plan
     context = _row_context(request, plan)
@@ -427,13 +419,7 @@ def _entry_fragments(
         "counts": plan_actions.plan_counts(plan),
         "spans_moved": spans_moved,
     }
-    span_text = getattr(entry, "span_text", None)
-    if not spans_moved and span_text is not None:
-        length = entry.span_end - entry.span_start
-        found = entry.span_start >= 0 and length > 0 and len(span_text) == length
-        context["region"] = Region(entry, span_text, found=found)
-    else:
-        spans_moved = context["spans_moved"] = True
+    if spans_moved:
         text = plan_actions.document_text(plan)
         previous, following = _neighbours(entry)
         start = max(entry.span_start, previous.span_end if previous else 0)

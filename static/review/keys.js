@@ -23,20 +23,28 @@
     if (live) live.textContent = text;
   }
 
+  // The entry's id in the DOM: "entry-12", "seg-12" and "mark-12" all belong to entry 12.
+  function entryIdOf(el) {
+    return el.id.slice(el.id.indexOf("-") + 1);
+  }
+
   function markCurrent(id) {
-    document.querySelectorAll(".entry.is-current, .seg.is-current").forEach(function (el) {
-      if (el.dataset.entry !== String(id) && !el.classList.contains("editing")) {
-        el.classList.remove("is-current");
-        el.removeAttribute("aria-current");
-      }
-    });
+    document.querySelectorAll(".entry.is-current, .seg.is-current, .seg-mark.is-current")
+      .forEach(function (el) {
+        if (entryIdOf(el) !== String(id) && !el.classList.contains("editing")) {
+          el.classList.remove("is-current");
+          el.removeAttribute("aria-current");
+        }
+      });
     const row = rowOf(id);
     const seg = document.getElementById("seg-" + id);
+    const mark = document.getElementById("mark-" + id);
     if (row) {
       row.classList.add("is-current");
       row.setAttribute("aria-current", "true");
     }
     if (seg) seg.classList.add("is-current");
+    if (mark) mark.classList.add("is-current");
     return { row: row, seg: seg };
   }
 
@@ -59,10 +67,10 @@
 
   function move(step) {
     const list = rows();
-    const index = list.findIndex(function (row) { return row.dataset.entry === currentId; });
+    const index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
     const next = list[index + step];
     if (next) {
-      setCurrent(next.dataset.entry);
+      setCurrent(entryIdOf(next));
     } else {
       announce(step > 0 ? "This is the last entry." : "This is the first entry.");
     }
@@ -121,11 +129,12 @@
     }
   });
 
-  // A click on a row or on a span in the text makes that entry current.
+  // A click on a row, or on a span or its mark in the text, makes that entry current.
   document.addEventListener("click", function (event) {
-    const target = event.target.closest("#entry-list > .entry, .seg");
-    if (target && target.dataset.entry && !event.target.closest("button, a[hx-get]")) {
-      setCurrent(target.dataset.entry, { scroll: target.classList.contains("seg") });
+    const target = event.target.closest("#entry-list > .entry, .seg[id], .seg-mark[id]");
+    if (target && !event.target.closest("button, a[hx-get]")) {
+      if (target.classList.contains("seg-mark")) event.preventDefault();
+      setCurrent(entryIdOf(target), { scroll: !target.classList.contains("entry") });
     }
   });
 
@@ -164,6 +173,6 @@
     const list = document.getElementById("entry-list");
     const wanted = list && list.dataset.current ? rowOf(list.dataset.current) : null;
     const current = wanted || rows()[0];
-    if (current) setCurrent(current.dataset.entry);
+    if (current) setCurrent(entryIdOf(current));
   });
 })();

@@ -45,7 +45,9 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
     expect_state(page, second, "merged")
     page.keyboard.press("r")
     expect_state(page, third, "rejected")
-    expect(page.locator(f"#seg-{third.pk}")).to_have_class(re.compile(r"\bstate-rejected\b"))
+    expect(page.locator(f"#mark-{third.pk}")).to_have_text("3 ✕ rejected")
+    struck = page.locator(f"#seg-{third.pk} .seg-text")
+    expect(struck).to_have_css("text-decoration-line", "line-through")
 
     # Back to the rejected entry, take the rejection back, and accept it instead.
     page.keyboard.press("k")

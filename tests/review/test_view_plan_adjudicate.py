@@ -39,7 +39,7 @@ def test_adjudicating_a_decided_plan_freezes_it_and_offers_the_download(client, 
     assert Decision.objects.filter(action="plan.adjudicate").count() == 1
     body = client.get(response["Location"]).content.decode()
     assert "Download adjudicated JSON" in body
-    assert 'aria-label="Accept"' not in body
+    assert 'data-action="accept"' not in body
 
 
 def test_the_download_is_export_plan_s_bytes_and_it_replays(client, editor) -> None:

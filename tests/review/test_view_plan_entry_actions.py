@@ -38,8 +38,10 @@ def test_accept_over_htmx_answers_the_row_its_span_and_the_counters(client, edit
     assert response.status_code == 200
     assert "<html" not in body
     assert body.lstrip().startswith(f'<li id="entry-{entry.pk}" class="entry state-accepted"')
-    span = f'<span id="seg-{entry.pk}" class="seg state-accepted" data-entry="{entry.pk}"'
-    assert f'{span} hx-swap-oob="true"' in body
+    mark = f'<a id="mark-{entry.pk}" class="seg-mark state-accepted" href="#entry-{entry.pk}"'
+    assert f'{mark} tabindex="-1" hx-swap-oob="true">2 ✓ accepted</a>' in body
+    # Only the span's mark: its text is not sent again when no boundary moved.
+    assert "seg-text" not in body
     assert '<section id="plan-counters"' in body
     assert "<b>1</b>" in body[body.index("plan-counters") :]
     assert Entry.objects.get(pk=entry.pk).state == "accepted"
@@ -84,7 +86,7 @@ def test_undo_puts_the_entry_back_and_logs_a_new_decision(client, editor, plan) 
         "entry.accept",
         "entry.undo",
     ]
-    assert 'aria-label="Undo"' not in body
+    assert 'data-action="undo"' not in body
 
 
 def test_confirming_a_fuzzy_anchor_settles_it(client, editor, plan) -> None:
