@@ -1,0 +1,224 @@
+"""The editors' plan page, an Accept and an Undo, on a plan of 600 entries over a
+250,000-character document, against a bare Django view answering "ok" in the same run.
+
+    .venv/bin/python benchmarks/bench_plan_views.py [--rounds N]
+
+Set-up: a fresh SQLite file in a temporary folder (whatever DATABASE_URL says), migrated,
+one editor, and the document proposed through the same door the upload form uses. Requests go
+through Django's test Client in this process, with the project's full middleware (sessions,
+login required, CSRF, htmx); DEBUG is off, as in production.
+
+Server time is the time the WSGI handler takes for a request, as a server would see it: every
+middleware, the view, its queries (and commit) and its template, but not the test client's own
+work of building the request and reading the response. The bare view sits behind the same
+middleware (it is a logged-in request too) and exists only in this script's URLconf, never in
+the product's.
+
+Each Accept is measured on a different PROPOSED entry (an htmx request, answered with the row,
+its span and the counters); each Undo takes that Accept back. Queries are counted per request.
+
+Targets (issue 5): an Accept takes at most 3x the bare view (p50); the plan page takes at most
+150 ms (p50) on SQLite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import types
+from pathlib import Path
+
+ENTRIES = 600
+DOCUMENT_CHARS = 250_000
+ACCEPT_TARGET_RATIO = 3.0
+PAGE_TARGET_MS = 150.0
+
+_WORK = tempfile.mkdtemp(prefix="bench-plan-views-")
+os.environ["DATABASE_URL"] = f"sqlite:///{Path(_WORK) / 'bench.sqlite3'}"
+os.environ["DJANGO_DEBUG"] = "0"
+os.environ["DJANGO_SETTINGS_MODULE"] = "review.settings"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.http import HttpResponse  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import include, path  # noqa: E402
+
+from review.adapters.plans import propose_document  # noqa: E402
+from review.models import Entry  # noqa: E402
+
+_timings: list[tuple[float, float]] = []
+
+
+class ServerTime:
+    """Wraps the test client's WSGI handler: how long the server spent on one request, in
+    wall-clock time and in this process's CPU time (the difference is waiting: for the disk
+    on commit, or for a CPU on a busy machine)."""
+
+    def __init__(self, handler):
+        self.handler = handler
+
+    def __call__(self, environ):
+        wall, cpu = time.perf_counter(), time.process_time()
+        response = self.handler(environ)
+        _timings.append((time.perf_counter() - wall, time.process_time() - cpu))
+        return response
+
+
+def bare_ok(request):
+    return HttpResponse("ok", content_type="text/plain")
+
+
+# The benchmark's URLconf: the product's URLs plus the bare view.
+_urls = types.ModuleType("bench_plan_views_urls")
+_urls.urlpatterns = [path("bench/ok/", bare_ok), path("", include("review.urls"))]
+sys.modules[_urls.__name__] = _urls
+
+
+def handbook(entries: int, chars: int) -> str:
+    """A Markdown document of `entries` numbered sections, about `chars` characters long, with
+    a preamble that no section covers."""
+    preamble = "This preamble comes before the first section and no entry covers it.\n\n"
+    per_section = (chars - len(preamble)) // entries
+    sentence = (
+        "the building shall be designed so that fire spread between compartments is limited "
+        "and escape routes remain usable for the time people need to leave safely"
+    )
+    words = sentence.split(" ")
+    parts = [preamble]
+    for number in range(1, entries + 1):
+        heading = f"## {number} Requirement number {number}\n\n"
+        body, paragraph, index = [], [], number
+        size = len(heading)
+        while size < per_section - 2:
+            word = words[index % len(words)]
+            index += 7
+            paragraph.append(word)
+            size += len(word) + 1
+            if len(paragraph) == 40:
+                body.append(" ".join(paragraph) + ".\n\n")
+                paragraph = []
+                size += 2
+        if paragraph:
+            body.append(" ".join(paragraph) + ".\n\n")
+        parts.append(heading + "".join(body))
+    text = "".join(parts)
+    return text + "x" * max(0, chars - len(text) - 1) + "\n"
+
+
+def set_up():
+    call_command("migrate", verbosity=0)
+    editor = User.objects.create_user("editor", password="demo")
+    editor.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    text = handbook(ENTRIES, DOCUMENT_CHARS)
+    plan = propose_document("handbook.md", text.encode(), actor=editor)
+    return editor, plan, text
+
+
+def measure(client: Client, rounds: int, plan) -> dict[str, dict]:
+    entries = list(Entry.objects.filter(plan=plan).order_by("position"))
+    htmx = {"HX-Request": "true"}
+    plan_url = f"/plans/{plan.pk}/"
+
+    def timed(name, call, results):
+        _timings.clear()
+        with CaptureQueriesContext(connection) as queries:
+            response = call()
+        assert response.status_code == 200, (name, response.status_code)
+        results.setdefault(name, {"times": [], "cpu": [], "queries": []})
+        wall, cpu = _timings[-1]
+        results[name]["times"].append(wall)
+        results[name]["cpu"].append(cpu)
+        results[name]["queries"].append(len(queries))
+
+    results: dict[str, dict] = {}
+    for _ in range(5):  # warm caches (templates, URL resolver, SQLite pages)
+        client.get("/bench/ok/")
+        client.get(plan_url)
+    for round_number in range(rounds):
+        entry = entries[(round_number * 7) % len(entries)]
+        version = Entry.objects.get(pk=entry.pk).version
+        base = f"{plan_url}entries/{entry.pk}/"
+        timed("bare view", lambda: client.get("/bench/ok/"), results)
+        timed("plan page", lambda: client.get(plan_url), results)
+        timed(
+            "accept",
+            lambda base=base, version=version: client.post(
+                f"{base}accept/", {"version": version}, headers=htmx
+            ),
+            results,
+        )
+        timed(
+            "undo",
+            lambda base=base, version=version: client.post(
+                f"{base}undo/", {"version": version + 1}, headers=htmx
+            ),
+            results,
+        )
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=80)
+    args = parser.parse_args(argv)
+
+    settings.ROOT_URLCONF = _urls.__name__
+    editor, plan, text = set_up()
+    client = Client()
+    client.force_login(editor)
+    client.handler = ServerTime(client.handler)
+    results = measure(client, args.rounds, plan)
+
+    bare = statistics.median(results["bare view"]["times"])
+    print(
+        f"plan of {plan.entries.count()} entries over a {len(text):,}-character document; "
+        f"SQLite file; {args.rounds} requests each; server time (WSGI handler)\n"
+    )
+    columns = ("request", "p50 ms", "p95 ms", "p50/bare", "p95/bare", "cpu p50 ms", "queries")
+    print(f"{columns[0]:<11}" + "".join(f"{name:>11}" for name in columns[1:]))
+    print("-" * 77)
+    rows = {}
+    for name in ("bare view", "plan page", "accept", "undo"):
+        times = results[name]["times"]
+        p50, p95 = statistics.median(times), statistics.quantiles(times, n=20)[-1]
+        rows[name] = (p50, p95)
+        cpu = statistics.median(results[name]["cpu"])
+        queries = "/".join(map(str, sorted(set(results[name]["queries"]))))
+        cells = (
+            f"{p50 * 1000:.2f}",
+            f"{p95 * 1000:.2f}",
+            f"{p50 / bare:.1f}x",
+            f"{p95 / bare:.1f}x",
+            f"{cpu * 1000:.2f}",
+            queries,
+        )
+        print(f"{name:<11}" + "".join(f"{cell:>11}" for cell in cells))
+    accept_ratio = rows["accept"][0] / bare
+    page_ms = rows["plan page"][0] * 1000
+    print()
+    print(
+        f"target: accept <= {ACCEPT_TARGET_RATIO:.0f}x bare view (p50): "
+        f"{'met' if accept_ratio <= ACCEPT_TARGET_RATIO else 'NOT met'} ({accept_ratio:.1f}x)"
+    )
+    print(
+        f"target: plan page <= {PAGE_TARGET_MS:.0f} ms (p50): "
+        f"{'met' if page_ms <= PAGE_TARGET_MS else 'NOT met'} ({page_ms:.0f} ms)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
