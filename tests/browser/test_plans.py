@@ -121,3 +121,31 @@ def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None
     page.keyboard.press("a")
     expect(page.locator("#announce")).to_have_text("Accept is not available for this entry.")
     assert Decision.objects.count() == 1
+
+
+def test_with_javascript_off_an_editor_still_decides_and_edits(
+    browser, live_server, reviewers
+) -> None:
+    plan = make_plan(2)
+    first, second, third = entries_of(plan)
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        log_in(page, "editor")
+        page.goto(f"/plans/{plan.pk}/")
+        row(page, first).get_by_role("button", name="Accept").click()
+        expect_state(page, first, "accepted")
+        row(page, second).get_by_role("button", name="Merge into previous").click()
+        expect_state(page, second, "merged")
+        row(page, second).get_by_role("button", name="Undo").click()
+        expect_state(page, second, "proposed")
+
+        row(page, third).get_by_role("link", name="Edit").click()
+        page.get_by_label("Title").fill("Renamed without scripts")
+        page.get_by_role("button", name="Save edit").click()
+        expect_state(page, third, "edited")
+        expect(row(page, third)).to_contain_text("Renamed without scripts")
+    finally:
+        context.close()
+    assert Entry.objects.get(pk=second.pk).state == "proposed"
