@@ -116,10 +116,8 @@ class PlanCounts:
         if self.proposed:
             reasons.append(f"{self.proposed} {_entries(self.proposed)} still proposed")
         if self.unsettled_anchors:
-            reasons.append(
-                f"{self.unsettled_anchors} fuzzy, ambiguous or orphaned "
-                f"{'anchor' if self.unsettled_anchors == 1 else 'anchors'} to confirm or edit"
-            )
+            anchors = "anchor" if self.unsettled_anchors == 1 else "anchors"
+            reasons.append(f"{self.unsettled_anchors} {anchors} to confirm or edit")
         return reasons
 
     @property

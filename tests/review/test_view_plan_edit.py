@@ -104,9 +104,9 @@ def test_keeping_a_mid_paragraph_boundary_saves_it_and_redraws_the_text_around_i
     client.force_login(editor)
     body = post_edit(client, entry, start=inside, keep_boundaries="1").content.decode()
     assert Entry.objects.get(pk=entry.pk).span_start == inside
-    assert f'<span id="region-{entry.pk}" hx-swap-oob="true">' in body
+    assert f'<span id="region-{entry.pk}" class="region" hx-swap-oob="true">' in body
     # The text between the two entries now belongs to no entry.
-    assert f'<span id="region-{previous.pk}" hx-swap-oob="true">' in body
+    assert f'<span id="region-{previous.pk}" class="region" hx-swap-oob="true">' in body
     assert "not covered" in body
 
 
