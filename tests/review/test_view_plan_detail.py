@@ -132,3 +132,12 @@ def test_the_page_makes_the_same_few_queries_for_10_or_200_entries(
     client.force_login(editor)
     with django_assert_max_num_queries(7):
         page(client, plan)
+
+
+def test_no_template_syntax_leaks_into_the_page(client, editor) -> None:
+    plan = make_plan(2)
+    client.force_login(editor)
+    body = page(client, plan)
+    assert "{#" not in body
+    assert "{%" not in body
+    assert "{{" not in body
