@@ -1,11 +1,39 @@
-"""W3C-style text-quote anchors: a quote with a little context on each side.
+"""W3C-style text-quote anchors: a quote with a little context on each side, found again in a text.
 
-First cut: exact placement only. The bounded fuzzy search is being built next.
+A span's offsets go stale the moment its text is edited; its anchor does not. `locate` finds an
+anchor's quote in a text and says how sure it is:
+
+- exact: the quote and its context, character for character, at the old place (the hint);
+- moved: the quote and its context, character for character, somewhere else;
+- fuzzy: the text was edited, or its typography changed; a person must confirm the span;
+- ambiguous: several places fit and nothing tells them apart;
+- orphaned: nothing fits well enough.
+
+The one outcome that must never happen is a span on the wrong text reported as exact or moved.
+So those two need the quote and its context verbatim, and then either position (the text shifted
+exactly as the anchors around it did) or the certainty that no copy could be meant instead.
+Anything found by similarity is fuzzy, however high its score.
+
+How it is found: `str.find` of context + quote + context first, which is all a shifted text needs.
+Then a bounded fuzzy search: k-gram seeds point at the few regions where the anchor could be,
+Myers' bit-parallel edit distance (edlib, infix mode) aligns the quote's head and tail windows
+there, and rapidfuzz's bit-parallel Levenshtein verifies the whole quote. The fuzzy search runs
+on a folded copy of the text (curly quotes, dashes, ellipses and runs of white space made plain)
+with an offset map back to the original. A minimum score, an ambiguity margin and position (the
+hint, and in `relocate` the drift of the anchors around it) decide between places.
 """
 
 from __future__ import annotations
 
+import bisect
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+
+import edlib
+from rapidfuzz.distance import Levenshtein
 
 CONTEXT_CHARS = 32
 
@@ -15,6 +43,20 @@ FUZZY = "fuzzy"
 AMBIGUOUS = "ambiguous"
 ORPHANED = "orphaned"
 PLACED = frozenset({EXACT, MOVED})
+
+# Thresholds, set with benchmarks/bench_anchors.py.
+# A place counts at all only if context + quote + context is this similar to the anchor ...
+MIN_SCORE = 0.8
+# ... and the quote alone this similar, so that intact context cannot carry a rewritten quote.
+MIN_QUOTE_SIMILARITY = 0.7
+# A quote this long and this similar counts without its context (a paragraph moved elsewhere).
+LONE_QUOTE_CHARS = 64
+LONE_QUOTE_SIMILARITY = 0.9
+# Places scoring within this of the best one are rivals: ambiguous unless position decides.
+AMBIGUITY_MARGIN = 0.05
+# Position may single out a rival (as fuzzy) that lies within this many characters of where the
+# anchor is expected, when every other lies more than twice as far off.
+POSITION_TOLERANCE = 64
 
 
 @dataclass(frozen=True)
@@ -41,7 +83,9 @@ class Location:
 
 def make_anchor(text: str, start: int, end: int) -> Anchor:
     if not 0 <= start <= end <= len(text):
-        raise ValueError(f"span [{start}, {end}) does not lie within a text of {len(text)} characters")
+        raise ValueError(
+            f"span [{start}, {end}) does not lie within a text of {len(text)} characters"
+        )
     return Anchor(
         quote=text[start:end],
         prefix=text[max(0, start - CONTEXT_CHARS) : start],
@@ -50,12 +94,682 @@ def make_anchor(text: str, start: int, end: int) -> Anchor:
 
 
 def locate(text: str, anchor: Anchor, hint: int | None = None) -> Location:
-    start = text.find(anchor.quote)
-    if start < 0 or text.find(anchor.quote, start + 1) >= 0:
-        return Location(-1, -1, ORPHANED, 0.0)
-    status = EXACT if start == hint else MOVED
-    return Location(start, start + len(anchor.quote), status, 1.0)
+    """Where `anchor` is in `text`; `hint` is the quote's old start offset, if known.
+
+    `score` is the similarity of context + quote + context at the place found (1.0 for exact and
+    moved). An ambiguous location spans the best-scoring place; an orphaned one is (-1, -1, 0.0).
+    """
+    return relocate(text, [anchor], [hint])[0]
 
 
-def relocate(text: str, anchors, hints) -> list[Location]:
-    return [locate(text, anchor, hint) for anchor, hint in zip(anchors, hints, strict=True)]
+def relocate(text: str, anchors: Sequence[Anchor], hints: Sequence[int | None]) -> list[Location]:
+    """Locate a whole plan at once: one `Location` per anchor, in order, one hint per anchor.
+
+    Anchors placed beyond doubt tell how far their stretch of the text has shifted; that drift is
+    what lets the others choose between identical or similar places. And the plan's anchors
+    together quote much of the old text, which shows where it repeated itself.
+    """
+    anchors, hints = list(anchors), list(hints)
+    if len(anchors) != len(hints):
+        raise ValueError(f"{len(anchors)} anchors but {len(hints)} hints; give one hint per anchor")
+    return _Relocation(text, anchors, hints).run()
+
+
+class _Relocation:
+    """One plan located in one text, from the surest evidence to the weakest."""
+
+    def __init__(self, text: str, anchors: list[Anchor], hints: list[int | None]) -> None:
+        self.text, self.anchors, self.hints = text, anchors, hints
+        self.document = _Document(text)
+        self.old_text = _OldText(anchors, hints)
+        self.hits = [self.document.exact_hits(anchor) for anchor in anchors]
+        self.found: list[Location | None] = [None] * len(anchors)
+
+    def run(self) -> list[Location]:
+        self._same_place()
+        self._shifted_with_neighbours()
+        rivalled = self._searched()
+        self._by_neighbours(rivalled)
+        return [location for location in self.found if location is not None]
+
+    def _same_place(self) -> None:
+        """Quote and context, untouched, where they were."""
+        for i, hint in enumerate(self.hints):
+            if hint is not None and self.document.is_exact_at(self.anchors[i], hint):
+                self._place(i, hint, EXACT)
+
+    def _shifted_with_neighbours(self) -> None:
+        """An exact hit exactly where the anchors on both sides say the text went.
+
+        The neighbours speaking here are those whose only exact hit cannot be a copy.
+        """
+        drift = _Drift(
+            (hint, self.hits[i][0] - hint, i)
+            for i, hint in enumerate(self.hints)
+            if hint is not None and len(self.hits[i]) == 1 and self._vouched(i, self.hits[i][0])
+        )
+        for i, hint in enumerate(self.hints):
+            if self.found[i] is None and hint is not None and self.hits[i]:
+                starts = drift.expected_starts(hint, skip=i)
+                if len(starts) == 1 and starts[0] in self.hits[i]:
+                    self._place(i, starts[0], MOVED)
+
+    def _searched(self) -> dict[int, list[_Candidate]]:
+        """Search for the rest; a place without rivals decides itself. Returns the rivalled."""
+        self.placed = _Drift(
+            (hint, location.start - hint, i)
+            for i, (hint, location) in enumerate(zip(self.hints, self.found, strict=True))
+            if hint is not None and location is not None
+        )
+        self.settled = _Drift(self.placed.entries)
+        rivalled = {}
+        for i, anchor in enumerate(self.anchors):
+            if self.found[i] is not None:
+                continue
+            places = self.document.candidates(anchor, self.hits[i])
+            if len(places) > 1:
+                rivalled[i] = places
+                continue
+            location = self.found[i] = _decide(places, None, self.hints[i], self._vouch(i))
+            hint = self.hints[i]
+            if hint is None or location.status == ORPHANED:
+                continue
+            if location.status in PLACED:
+                self.placed.add(hint, location.start - hint, i)
+            # A lone exact place left fuzzy may be a copy; it says nothing about drift.
+            if location.status in PLACED or not places[0].exact:
+                self.settled.add(hint, location.start - hint, i)
+        return rivalled
+
+    def _by_neighbours(self, rivalled: dict[int, list[_Candidate]]) -> None:
+        """Rivals told apart by where the anchors around them went."""
+        for i, places in rivalled.items():
+            hint, expected = self.hints[i], None
+            if hint is not None:
+                low, high = self.settled.between(hint, skip=i)
+                expected = _Expected(
+                    tuple(self.placed.expected_starts(hint, skip=i)) or (hint,),
+                    tuple(self.settled.expected_starts(hint, skip=i)) or (hint,),
+                    low,
+                    high,
+                )
+            self.found[i] = _decide(places, expected, hint, self._vouch(i))
+
+    def _place(self, i: int, start: int, status: str) -> None:
+        self.found[i] = Location(start, start + len(self.anchors[i].quote), status, 1.0)
+
+    def _vouch(self, i: int) -> Callable[[_Candidate], bool]:
+        return lambda place: self._vouched(i, place.start)
+
+    def _vouched(self, i: int, start: int) -> bool:
+        """Whether exact text at `start`, not where position expects it, can only be the anchor's.
+
+        It can if its quote occurs nowhere else in the text and the plan shows no other copy of
+        context + quote + context in the old text; else it may be a copy of a deleted original.
+        """
+        quote = self.anchors[i].quote
+        alone = self.text.find(quote) == start and self.text.find(quote, start + 1) < 0
+        return alone and not self.old_text.has_copy(i)
+
+
+# --- deciding between places ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    start: int
+    end: int
+    score: float
+    exact: bool  # quote and context identical, character for character
+
+
+_ORPHAN = Location(-1, -1, ORPHANED, 0.0)
+
+
+@dataclass(frozen=True)
+class _Expected:
+    """Where an anchor should be, as the anchors around it say."""
+
+    exactly: tuple[int, ...]  # by the drift of placed (exact or moved) neighbours
+    near: tuple[int, ...]  # by the drift of any settled neighbour, fuzzy ones included
+    low: int | None  # between the settled neighbours' new starts, when their order held
+    high: int | None
+
+
+def _decide(
+    places: list[_Candidate],
+    expected: _Expected | None,
+    hint: int | None,
+    vouched: Callable[[_Candidate], bool],
+) -> Location:
+    if not places:
+        return _ORPHAN
+    chosen, strong = (None, False) if expected is None else _by_position(places, expected)
+    if not strong and len(places) == 1:
+        chosen = places[0]
+        strong = chosen.exact and vouched(chosen)
+    if chosen is not None:
+        if chosen.exact and strong:
+            status = EXACT if chosen.start == hint else MOVED
+            return Location(chosen.start, chosen.end, status, 1.0)
+        return Location(chosen.start, chosen.end, FUZZY, chosen.score)
+    best = max(places, key=lambda place: (place.score, -place.start))
+    rivals = [place for place in places if place.score >= best.score - AMBIGUITY_MARGIN]
+    # An exact place with a plausible rival is still only fuzzy: the rival may be the quote,
+    # edited where it was, and this place a copy of it.
+    status = FUZZY if len(rivals) == 1 else AMBIGUOUS
+    return Location(best.start, best.end, status, best.score)
+
+
+def _by_position(places: list[_Candidate], expected: _Expected) -> tuple[_Candidate | None, bool]:
+    """The place position singles out, and whether that is strong enough for exact or moved.
+
+    Strong: it lies exactly where the drift of the placed anchors on both sides says; text that
+    shifted with its neighbours, character for character. Weak: it lies near where the drift of
+    any settled neighbour says, every rival much further off, or it is the only place between
+    the settled neighbours; likely, but an edit there may have removed the anchor's own text.
+    """
+    # Strong only when the neighbours agree: where they disagree, an edit between them may have
+    # taken the anchor's own text, and a copy can sit exactly where one of them points.
+    if len(expected.exactly) == 1:
+        for place in places:
+            if place.start == expected.exactly[0]:
+                return place, True
+
+    def off(place: _Candidate) -> int:
+        return min(abs(place.start - at) for at in expected.near)
+
+    ranked = sorted(places, key=lambda place: (off(place), place.start))
+    runner_up = off(ranked[1]) if len(ranked) > 1 else None
+    if off(ranked[0]) <= POSITION_TOLERANCE and (
+        runner_up is None or runner_up > 2 * POSITION_TOLERANCE
+    ):
+        return ranked[0], False
+    if expected.low is not None and expected.high is not None:
+        between = [place for place in places if expected.low <= place.start <= expected.high]
+        if len(between) == 1:
+            return between[0], False
+    return None, False
+
+
+class _Drift:
+    """How far the text shifted at each settled anchor: (old start, shift, anchor index)."""
+
+    def __init__(self, entries: Iterable[tuple[int, int, int]] = ()) -> None:
+        self.entries = sorted(entries)
+
+    def add(self, hint: int, delta: int, index: int) -> None:
+        bisect.insort(self.entries, (hint, delta, index))
+
+    def neighbours(self, hint: int, *, skip: int) -> list[tuple[int, int, int]]:
+        """The nearest settled anchors before and after `hint` (as many as there are)."""
+        at = bisect.bisect_left(self.entries, (hint,))
+        found = []
+        for step, index in ((-1, at - 1), (1, at)):
+            while 0 <= index < len(self.entries) and self.entries[index][2] == skip:
+                index += step
+            if 0 <= index < len(self.entries):
+                found.append(self.entries[index])
+        return found
+
+    def expected_starts(self, hint: int, *, skip: int) -> list[int]:
+        """Where the neighbours' drift puts an anchor whose old start was `hint`."""
+        return sorted({hint + delta for _, delta, _ in self.neighbours(hint, skip=skip)})
+
+    def between(self, hint: int, *, skip: int) -> tuple[int | None, int | None]:
+        """The new starts of the neighbours before and after, if the text kept them in order."""
+        neighbours = self.neighbours(hint, skip=skip)
+        if len(neighbours) == 2:
+            (before, before_delta, _), (after, after_delta, _) = neighbours
+            low, high = before + before_delta, after + after_delta
+            if before <= hint <= after and low <= high:
+                return low, high
+        return None, None
+
+
+class _OldText:
+    """As much of the old text as the anchors quote, pieced together by their hints."""
+
+    def __init__(self, anchors: list[Anchor], hints: list[int | None]) -> None:
+        self._anchors, self._hints = anchors, hints
+
+    @cached_property
+    def _pieces(self) -> tuple[str, list[int], list[int]]:
+        fragments = sorted(
+            (hint - len(anchor.prefix), anchor.prefix + anchor.quote + anchor.suffix)
+            for anchor, hint in zip(self._anchors, self._hints, strict=True)
+            if hint is not None and hint >= len(anchor.prefix)
+        )
+        pieces: list[tuple[int, str]] = []
+        for start, fragment in fragments:
+            if pieces and start <= pieces[-1][0] + len(pieces[-1][1]):
+                piece_start, piece = pieces[-1]
+                pieces[-1] = (piece_start, piece + fragment[piece_start + len(piece) - start :])
+            else:
+                pieces.append((start, fragment))
+        # One string, a NUL between pieces, so that one find looks through them all.
+        joined, offsets, starts = [], [], []
+        length = 0
+        for start, piece in pieces:
+            offsets.append(length)
+            starts.append(start)
+            joined.append(piece)
+            length += len(piece) + 1
+        return "\x00".join(joined), offsets, starts
+
+    def has_copy(self, i: int) -> bool:
+        """Whether anchor `i`'s context + quote + context shows in the old text but at its place."""
+        anchor, hint = self._anchors[i], self._hints[i]
+        needle = anchor.prefix + anchor.quote + anchor.suffix
+        own = None if hint is None else hint - len(anchor.prefix)
+        joined, offsets, starts = self._pieces
+        at = joined.find(needle)
+        while at >= 0:
+            piece = bisect.bisect_right(offsets, at) - 1
+            if starts[piece] + at - offsets[piece] != own:
+                return True
+            at = joined.find(needle, at + 1)
+        return False
+
+
+# --- folding typography --------------------------------------------------------------------
+
+_SPACES = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+_CHAR_FOLDS = str.maketrans(
+    {
+        **{space: " " for space in _SPACES + "".join(map(chr, range(0x2000, 0x200B)))},
+        **{quote: "'" for quote in "\u2018\u2019\u201a\u201b\u2032\u2039\u203a"},
+        **{quote: '"' for quote in "\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb"},
+        **{dash: "-" for dash in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"},
+        "\u2026": ".",
+    }
+)
+# Typed forms of one thing: "--" for a dash, "..." for an ellipsis, and any run of spaces.
+_RUNS = re.compile(r" {2,}|-{2,}|\.{2,}")
+
+
+class _Folded:
+    """A text with its typography folded to plain characters, and the map back to the original."""
+
+    def __init__(self, original: str) -> None:
+        plain = original.translate(_CHAR_FOLDS)
+        self.folded_starts: list[int] = []
+        self.original_starts: list[int] = []
+        self.removed_before: list[int] = [0]  # characters dropped by the first k runs
+        removed = 0
+        for run in _RUNS.finditer(plain):
+            self.folded_starts.append(run.start() - removed)
+            self.original_starts.append(run.start())
+            removed += run.end() - run.start() - 1
+            self.removed_before.append(removed)
+        self.text = _RUNS.sub(lambda run: run.group()[0], plain) if removed else plain
+
+    def to_original(self, position: int) -> int:
+        # An end offset just after a folded run lands after the whole run it stands for.
+        return position + self.removed_before[bisect.bisect_left(self.folded_starts, position)]
+
+    def to_folded(self, position: int) -> int:
+        k = bisect.bisect_right(self.original_starts, position)
+        if k:
+            run_start = self.original_starts[k - 1]
+            run_length = self.removed_before[k] - self.removed_before[k - 1] + 1
+            if position < run_start + run_length:
+                return self.folded_starts[k - 1] + (position > run_start)
+        return position - self.removed_before[k]
+
+
+# --- searching -----------------------------------------------------------------------------
+
+_WINDOW = 96  # quote characters in the head and in the tail window of a long quote
+_WINDOW_ERRORS = 0.4  # edits a window may carry, as a share of its length
+_SEED = 10  # characters in a seed k-gram
+_SEED_STEP = 4  # the text is indexed at every 4th offset, patterns at every offset
+_MAX_POSTINGS = 64  # a k-gram found more often than this says nothing about where a quote is
+_MAX_REGIONS = 24  # seed regions aligned per window, most votes first
+_MAX_HITS = 256  # exact hits collected per anchor
+_CIGAR = re.compile(r"(\d+)([=XID])")
+
+
+class _Document:
+    """One text prepared for many anchors; the costly parts are built on first use."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def exact_hits(self, anchor: Anchor) -> list[int]:
+        """Quote starts where context + quote + context appear verbatim (at most `_MAX_HITS`)."""
+        needle = anchor.prefix + anchor.quote + anchor.suffix
+        starts, at = [], self.text.find(needle)
+        while at >= 0 and len(starts) < _MAX_HITS:
+            starts.append(at + len(anchor.prefix))
+            at = self.text.find(needle, at + 1)
+        return starts
+
+    def is_exact_at(self, anchor: Anchor, start: int) -> bool:
+        at = start - len(anchor.prefix)
+        return at >= 0 and self.text.startswith(anchor.prefix + anchor.quote + anchor.suffix, at)
+
+    def candidates(self, anchor: Anchor, hits: list[int]) -> list[_Candidate]:
+        """Every place that could be the anchor's, with its score: the exact hits and the rest."""
+        places = [_Candidate(start, start + len(anchor.quote), 1.0, True) for start in hits]
+        if len(hits) >= _MAX_HITS:
+            return places  # more rivals already than position could ever tell apart
+        target = _Target(anchor)
+        scored = [self._score(target, span) for span in self._fuzzy_spans(target, seeded=True)]
+        if not any(scored):
+            # No seed led anywhere: scan the whole text before calling the anchor orphaned.
+            scored = [self._score(target, span) for span in self._fuzzy_spans(target, False)]
+        ranked = sorted(filter(None, scored), key=lambda place: (-place.score, place.start))
+        for place in ranked:
+            if not any(_same_place(place, other) for other in places):
+                places.append(place)
+        return places
+
+    # the folded text, its codes for edlib and its seed index
+
+    @cached_property
+    def folded(self) -> _Folded:
+        return _Folded(self.text)
+
+    @cached_property
+    def _alphabet(self) -> dict[int, int]:
+        """A code below 256 for each character of the folded text (edlib takes 256 symbols).
+
+        Beyond 255 distinct characters the rarest share code 0, as do characters the text lacks.
+        That only lets the search see too much, never too little: every place it finds is
+        scored on the real characters.
+        """
+        text = self.folded.text
+        if not text or max(text) < "\u0100":
+            return {code: code for code in range(256)}  # Latin-1 text is its own code
+        counts = Counter(text)
+        kept = sorted(counts, key=lambda char: (-counts[char], char))[:255]
+        return {ord(char): code for code, char in enumerate(sorted(kept), start=1)}
+
+    def _encode(self, text: str) -> bytes:
+        table = self._alphabet
+        return bytes(table.get(ord(char), 0) for char in text)
+
+    @cached_property
+    def _codes(self) -> bytes:
+        text, table = self.folded.text, self._alphabet
+        if len(table) == 256:
+            return text.encode("latin-1")
+        if len(table) < len(set(text)):
+            return self._encode(text)  # some characters share code 0
+        return text.translate({key: chr(code) for key, code in table.items()}).encode("latin-1")
+
+    @cached_property
+    def _seeds(self) -> dict[str, list[int]]:
+        text, index = self.folded.text, {}
+        for offset in range(0, len(text) - _SEED + 1, _SEED_STEP):
+            index.setdefault(text[offset : offset + _SEED], []).append(offset)
+        return index
+
+    # folded-text spans of the quote, found by aligning its windows
+
+    def _fuzzy_spans(self, target: _Target, seeded: bool) -> set[tuple[int, int]]:
+        pattern = target.pattern
+        if not pattern:
+            return set()
+        quote_start, quote_end = len(target.prefix), len(target.prefix) + len(target.quote)
+        if len(target.quote) <= 2 * _WINDOW:
+            return {
+                (start, end)
+                for start, end in self._align(pattern, quote_start, quote_end, seeded)
+                if start <= end
+            }
+        # A long quote: its head and tail windows are found apart, each one finding the other
+        # near where the quote's length says it should be.
+        head = pattern[: quote_start + _WINDOW]
+        tail = pattern[quote_end - _WINDOW :]
+        length = len(target.quote)
+        slack = max(_WINDOW, int(length * (1 - MIN_QUOTE_SIMILARITY)))
+        spans = set()
+        for start, _ in self._align(head, quote_start, None, seeded):
+            lo, hi = start + length - _WINDOW - slack, start + length + len(target.suffix) + slack
+            ends = [end for _, end in self._align(tail, None, _WINDOW, None, region=(lo, hi))]
+            spans.update((start, end) for end in ends or self._far_ends(target, start, slack))
+        for _, end in self._align(tail, None, _WINDOW, seeded):
+            if any(span_end == end for _, span_end in spans):
+                continue
+            lo, hi = end - length - quote_start - slack, end - length + _WINDOW + slack
+            starts = [start for start, _ in self._align(head, quote_start, None, None, (lo, hi))]
+            spans.update((start, end) for start in starts or self._far_starts(target, end, slack))
+        return {(start, end) for start, end in spans if start <= end}
+
+    # When one window is too edited to align (its side of the quote rewritten, or moved away),
+    # ever longer stretches of the quote on that side are aligned instead, and the boundary
+    # moves inwards past whatever replaced that side.
+
+    def _far_ends(self, target: _Target, start: int, slack: int) -> list[int]:
+        quote, size = target.quote, 2 * _WINDOW
+        while size < len(quote):
+            lo, hi = start + len(quote) - size - slack, start + len(quote) + slack
+            ends = [end for _, end in self._align(quote[-size:], None, size, None, (lo, hi))]
+            if ends:
+                return ends
+            size *= 2
+        return []
+
+    def _far_starts(self, target: _Target, end: int, slack: int) -> list[int]:
+        quote, size = target.quote, 2 * _WINDOW
+        while size < len(quote):
+            lo, hi = end - len(quote) - slack, end - len(quote) + size + slack
+            starts = [start for start, _ in self._align(quote[:size], 0, None, None, (lo, hi))]
+            if starts:
+                return starts
+            size *= 2
+        return []
+
+    def _align(
+        self,
+        pattern: str,
+        start_mark: int | None,
+        end_mark: int | None,
+        seeded: bool | None,
+        region: tuple[int, int] | None = None,
+    ) -> list[tuple[int, int]]:
+        """Where `pattern` aligns: the folded-text offsets of its quote start and end marks.
+
+        `seeded` True searches the seed regions, False the whole text, None only `region`.
+        A mark whose side of the quote did not align (text replaced there) moves inwards to
+        where the alignment holds again, so a span does not take in text that replaced its edge.
+        """
+        codes = self._codes
+        if region is not None:
+            regions = [(max(0, region[0]), min(len(codes), region[1]))]
+        elif seeded:
+            regions = self._seed_regions(pattern)
+        else:
+            regions = [(0, len(codes))]
+        encoded, limit = self._encode(pattern), int(len(pattern) * _WINDOW_ERRORS)
+        per_region = 8 if seeded else 64
+        aligned = []
+        for lo, hi in regions:
+            if hi <= lo:
+                continue
+            found = edlib.align(encoded, codes[lo:hi], mode="HW", task="locations", k=limit)
+            if found["editDistance"] < 0:
+                continue
+            for start, end in _distinct(found["locations"])[:per_region]:
+                at = lo + start
+                cigar = edlib.align(encoded, codes[at : lo + end + 1], mode="HW", task="path")
+                path = _Path(cigar["cigar"])
+                first = 0 if start_mark is None else start_mark
+                last = len(pattern) if end_mark is None else end_mark
+                if start_mark is not None:
+                    first = path.trim_start(start_mark, last)
+                if end_mark is not None:
+                    last = path.trim_end(end_mark, first)
+                aligned.append((at + path.target(first), at + path.target(last)))
+        return aligned
+
+    def _seed_regions(self, pattern: str) -> list[tuple[int, int]]:
+        """Regions of the folded text where k-grams of `pattern` line up, most votes first."""
+        if len(pattern) < _SEED:
+            return [(0, len(self.folded.text))]
+        index, diagonals = self._seeds, []
+        for offset in range(len(pattern) - _SEED + 1):
+            postings = index.get(pattern[offset : offset + _SEED])
+            if postings and len(postings) <= _MAX_POSTINGS:
+                diagonals.extend(position - offset for position in postings)
+        diagonals.sort()
+        clusters: list[list[int]] = []  # first diagonal, last diagonal, votes
+        for diagonal in diagonals:
+            if clusters and diagonal - clusters[-1][1] <= 16:
+                clusters[-1][1] = diagonal
+                clusters[-1][2] += 1
+            else:
+                clusters.append([diagonal, diagonal, 1])
+        voted = sorted(
+            (cluster for cluster in clusters if cluster[2] >= 2),
+            key=lambda cluster: (-cluster[2], cluster[0]),
+        )
+        pad = int(len(pattern) * _WINDOW_ERRORS) + 8
+        merged: list[list[int]] = []
+        for lo, hi in sorted(
+            (first - pad, last + len(pattern) + pad) for first, last, _ in voted[:_MAX_REGIONS]
+        ):
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        return [(lo, hi) for lo, hi in merged]
+
+    def _score(self, target: _Target, span: tuple[int, int]) -> _Candidate | None:
+        """The place, scored on folded text, if it is good enough to count at all."""
+        text = self.folded.text
+        start, end = span
+        found = text[start:end]
+        longest = max(len(target.quote), len(found))
+        allowed = int(longest * (1 - MIN_QUOTE_SIMILARITY))
+        quote_edits = Levenshtein.distance(
+            target.quote, found, score_cutoff=allowed, score_hint=max(8, longest // 32)
+        )
+        if quote_edits > allowed:
+            return None
+        before = text[max(0, start - len(target.prefix)) : start]
+        after = text[end : end + len(target.suffix)]
+        edits = (
+            quote_edits
+            + Levenshtein.distance(target.prefix, before)
+            + Levenshtein.distance(target.suffix, after)
+        )
+        total = len(target.prefix) + longest + len(target.suffix)
+        score = 1.0 - edits / total if total else 1.0
+        stands_alone = len(target.quote) >= LONE_QUOTE_CHARS and quote_edits <= longest * (
+            1 - LONE_QUOTE_SIMILARITY
+        )
+        if score < MIN_SCORE and not stands_alone:
+            return None
+        original_start = self.folded.to_original(start)
+        original_end = max(original_start, self.folded.to_original(end))
+        exact = self.text[original_start:original_end] == target.anchor.quote and (
+            self.is_exact_at(target.anchor, original_start)
+        )
+        return _Candidate(original_start, original_end, 1.0 if exact else score, exact)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """An anchor folded like the text it is searched in, split back into its three parts."""
+
+    anchor: Anchor
+
+    @cached_property
+    def _parts(self) -> tuple[str, str, str]:
+        anchor = self.anchor
+        joined = _Folded(anchor.prefix + anchor.quote + anchor.suffix)
+        quote_start = joined.to_folded(len(anchor.prefix))
+        quote_end = max(quote_start, joined.to_folded(len(anchor.prefix) + len(anchor.quote)))
+        text = joined.text
+        return text[:quote_start], text[quote_start:quote_end], text[quote_end:]
+
+    @property
+    def prefix(self) -> str:
+        return self._parts[0]
+
+    @property
+    def quote(self) -> str:
+        return self._parts[1]
+
+    @property
+    def suffix(self) -> str:
+        return self._parts[2]
+
+    @property
+    def pattern(self) -> str:
+        return "".join(self._parts)
+
+
+class _Path:
+    """An edlib alignment path (extended CIGAR), read from the pattern's side."""
+
+    _PROBE = 16  # pattern characters looked at beside a quote boundary
+    _RUN = 4  # matching characters in a row that count as aligned again
+
+    def __init__(self, cigar: str | None) -> None:
+        self.ops = [(int(count), op) for count, op in _CIGAR.findall(cigar or "")]
+        self.matched: list[bool] = []
+        for count, op in self.ops:
+            if op != "D":
+                self.matched.extend([op == "="] * count)
+
+    def target(self, query_index: int) -> int:
+        """The target offset aligned with `query_index`; text inserted right there comes after."""
+        query = target = 0
+        for count, op in self.ops:
+            if op in "=X":
+                if query + count > query_index:
+                    return target + query_index - query
+                query += count
+                target += count
+            elif op == "I":  # in the pattern only
+                if query + count > query_index:
+                    return target
+                query += count
+            else:  # "D": in the text only
+                if query == query_index:
+                    return target
+                target += count
+        return target
+
+    def trim_start(self, mark: int, limit: int) -> int:
+        """`mark`, or the first solid match after it when the text right after it was replaced."""
+        probe = self.matched[mark : mark + self._PROBE]
+        if not probe or sum(probe) * 2 >= len(probe):
+            return mark
+        for index in range(mark, limit - self._RUN + 1):
+            if all(self.matched[index : index + self._RUN]):
+                return index
+        return mark
+
+    def trim_end(self, mark: int, limit: int) -> int:
+        """`mark`, or the last solid match before it when the text right before it was replaced."""
+        probe = self.matched[max(0, mark - self._PROBE) : mark]
+        if not probe or sum(probe) * 2 >= len(probe):
+            return mark
+        for index in range(mark, limit + self._RUN - 1, -1):
+            if all(self.matched[index - self._RUN : index]):
+                return index
+        return mark
+
+
+def _distinct(locations: list[tuple[int | None, int]]) -> list[tuple[int, int]]:
+    """Best alignments, one per place: overlapping ones are the same place."""
+    kept: list[tuple[int, int]] = []
+    for start, end in sorted((start or 0, end) for start, end in locations):
+        if kept and start <= kept[-1][1]:
+            continue
+        kept.append((start, end))
+    return kept
+
+
+def _same_place(one: _Candidate, other: _Candidate) -> bool:
+    """Two places are one when they overlap by more than half of the shorter."""
+    overlap = min(one.end, other.end) - max(one.start, other.start)
+    shorter = min(one.end - one.start, other.end - other.start)
+    if shorter == 0:
+        return one.start == other.start
+    return overlap * 2 > shorter
