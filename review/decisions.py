@@ -68,19 +68,23 @@ def decide(
     """Apply `changes` to `obj` if it is still at `expected_version`, and log it.
 
     Raises StaleVersion (and changes nothing) when the row has moved on. On success
-    `obj` is refreshed and the new log row is returned.
+    `obj` holds the new values and version, and the new log row is returned.
     """
     model = type(obj)
     with transaction.atomic():
-        current = model.objects.get(pk=obj.pk)
-        before = snapshot(current, changes)
+        # If the UPDATE below matches the version `obj` was loaded at, the row has not
+        # changed since, so `obj` already is the "before" picture: no need to read it again.
+        seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
+        before = snapshot(seen, changes)
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
             version=F("version") + 1, **changes
         )
         if not matched:
             current = model.objects.get(pk=obj.pk)
             raise StaleVersion(current, latest_decision(current))
-        obj.refresh_from_db()
+        for name, value in changes.items():
+            setattr(obj, name, value)
+        obj.version = expected_version + 1
         return record(
             actor=actor,
             action=action,

@@ -153,7 +153,6 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
     if act is None:
         raise Http404(f"No entry action {action!r}.")
     entry = _get_entry_for_user(request, pk, entry_pk)
-    plan = entry.plan
     try:
         version = posted_version(request)
         decision = act(entry, actor=request.user, version=version, note=_note(request))
@@ -163,8 +162,6 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
         return _stale(request, entry, stale)
     except plan_actions.ActionRefused as refused:
         return _answer(request, entry, status=422, message=str(refused))
-    # decide() refreshed the row, which drops its cached plan; keep the one already loaded.
-    entry.plan = plan
     moved = bool({"span_start", "span_end"} & set(decision.after))
     # Any decision but an undo leaves something to undo; after an undo, ask the log.
     return _answer(request, entry, spans_moved=moved, undoable=None if action == "undo" else True)
