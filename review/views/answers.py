@@ -13,25 +13,22 @@ from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from review.adapters.answers import finalization_changes
 from review.answer_actions import STATE_ACTIONS, available_actions, decide_answer, undo_answer
-from review.case_actions import ActionRefused, can_undo
-from review.decisions import StaleVersion, object_type_of
+from review.case_actions import can_undo
+from review.decisions import object_type_of
 from review.markdown import render_markdown
 from review.models import Answer, AnswerReference, Decision
 from review.permissions import can_decide_answers
+from review.views import HtmxHttpRequest
+from review.views.deciding import decide_and_respond
 
 ANSWERS_PER_PAGE = 25
 SEARCH_CONFIG = "english"
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
@@ -158,41 +155,27 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
         raise Http404("No such action.")
     answer = _get_answer_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return _apply(
+    return decide_and_respond(
         request,
         answer,
         lambda version: decide_answer(
             answer, action, actor=request.user, expected_version=version, note=note
         ),
+        _decision_response,
+        "answer",
     )
 
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_decision(request, pk)
-    return _apply(
+    return decide_and_respond(
         request,
         answer,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),
+        _decision_response,
+        "answer",
     )
-
-
-def _apply(request: HtmxHttpRequest, answer: Answer, act) -> HttpResponse:
-    """Run one decision and answer: the decision panel (htmx) or a redirect; 409 when
-    someone else decided first, 422 when the request cannot be taken as it is."""
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        return HttpResponse("The form lacks the version you saw; reload the page.", status=400)
-    try:
-        act(version)
-    except StaleVersion as stale:
-        return _decision_response(request, stale.current, status=409, stale=stale)
-    except ActionRefused as refused:
-        return _decision_response(request, answer, status=422, error=str(refused))
-    if request.htmx:
-        return _decision_response(request, answer, status=200)
-    return redirect("answer", pk=answer.pk)
 
 
 def _decision_response(request: HtmxHttpRequest, answer: Answer, *, status: int, **extra):

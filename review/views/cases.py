@@ -14,19 +14,20 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.middleware import HtmxDetails
 
 from grounding.evidence import VALIDATION_REASONS, RationaleReport, SentenceStatus
 from review.adapters.cases import report_for
-from review.case_actions import VERDICT_ACTIONS, ActionRefused, can_undo, decide_case, undo_case
-from review.decisions import StaleVersion, object_type_of
+from review.case_actions import VERDICT_ACTIONS, can_undo, decide_case, undo_case
+from review.decisions import object_type_of
 from review.models import Case, Decision, Evidence
 from review.permissions import can_decide_cases
+from review.views import HtmxHttpRequest
+from review.views.deciding import decide_and_respond
 
 CASES_PER_PAGE = 50
 
@@ -60,10 +61,6 @@ _EV_REFERENCE = re.compile(r"\[(ev-\d+)\]")
 # Evidence ids are "ev-" and digits (the pattern above), so they need no escaping.
 CITE_LINK = '<a class="cite" href="#{id}" data-ev="{id}">[{id}]</a>'
 CITE_UNKNOWN = '<span class="cite cite-unknown" title="No evidence has this id">[{id}]</span>'
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
 
 
 # --- The queue ------------------------------------------------------------------
@@ -311,43 +308,27 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         raise Http404("No such action.")
     case = _get_case_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return _apply(
+    return decide_and_respond(
         request,
         case,
         lambda version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
         ),
+        _verdict_response,
+        "case",
     )
 
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_decision(request, pk)
-    return _apply(
+    return decide_and_respond(
         request,
         case,
         lambda version: undo_case(case, actor=request.user, expected_version=version),
+        _verdict_response,
+        "case",
     )
-
-
-def _apply(request: HtmxHttpRequest, case: Case, act) -> HttpResponse:
-    """Run one decision and answer: the verdict panel (htmx) or a redirect; 409 when
-    someone else decided first, 422 when the request cannot be taken as it is."""
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        return HttpResponse("The form lacks the version you saw; reload the page.", status=400)
-    try:
-        act(version)
-    except StaleVersion as stale:
-        return _verdict_response(request, stale.current, status=409, stale=stale)
-    except ActionRefused as refused:
-        return _verdict_response(
-            request, case, status=422, error=str(refused), note=request.POST.get("note", "")
-        )
-    if request.htmx:
-        return _verdict_response(request, case, status=200)
-    return redirect("case", pk=case.pk)
 
 
 def _verdict_response(request: HtmxHttpRequest, case: Case, *, status: int, **extra):

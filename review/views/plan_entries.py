@@ -17,14 +17,13 @@ from review import plan_actions
 from review.decisions import StaleVersion
 from review.models import Decision, Entry
 from review.permissions import can_decide_plans
+from review.views import HtmxHttpRequest
+from review.views.deciding import BadVersion, posted_version
 from review.views.plan_page import (
     PLAN_TEMPLATE,
-    BadVersion,
-    HtmxHttpRequest,
     Region,
     decorate,
     entry_url,
-    posted_version,
     region,
     row_context,
 )

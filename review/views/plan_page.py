@@ -1,6 +1,6 @@
 """One plan's page: the document with every entry's span drawn over it, and the entries
 beside it, in order. Also the pieces the other plan views share: finding a plan for a user,
-the version a form says the editor saw, and drawing a row or a region of the text.
+and drawing a row or a region of the text.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET
-from django_htmx.middleware import HtmxDetails
 
 from review import plan_actions
 from review.models import Entry, Plan
@@ -34,10 +33,6 @@ STATE_MARKS = {
 }
 
 
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
 # --- finding things ------------------------------------------------------------------------
 
 
@@ -48,17 +43,6 @@ def get_plan_for_user(request: HttpRequest, pk: int, *, decide: bool = False) ->
         "document__data", "original_payload", "adjudicated_payload"
     )
     return get_object_or_404(plans, pk=pk)
-
-
-def posted_version(request: HttpRequest) -> int:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError) as error:
-        raise BadVersion from error
-
-
-class BadVersion(Exception):
-    """The form did not say which version the editor saw."""
 
 
 def plan_url(plan_id: int) -> str:

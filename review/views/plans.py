@@ -32,14 +32,9 @@ from review.adapters.plans import (
 from review.decisions import StaleVersion
 from review.models import Decision, Document, Entry, Plan
 from review.permissions import can_decide_plans
+from review.views.deciding import BadVersion, posted_version
 from review.views.plan_entries import entry_decide, entry_edit, entry_row
-from review.views.plan_page import (
-    BadVersion,
-    get_plan_for_user,
-    plan_detail,
-    plan_url,
-    posted_version,
-)
+from review.views.plan_page import get_plan_for_user, plan_detail, plan_url
 
 HISTORY_PER_PAGE = 100
 
