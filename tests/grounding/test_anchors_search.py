@@ -112,6 +112,41 @@ def test_a_long_quote_with_scattered_edits_is_found_whole() -> None:
     assert (found.start, found.end) == (len(OPENING), len(OPENING) + len(body))
 
 
+def test_a_long_quote_that_lost_a_paragraph_in_the_middle_is_fuzzy_and_whole() -> None:
+    body = prose(30, 6)
+    paragraphs = body.split("\n\n")
+    old = OPENING + body + CLOSING
+    anchor, hint = anchored(old, body)
+    shorter = "\n\n".join(paragraphs[:3] + paragraphs[4:])
+    new = OPENING + shorter + CLOSING
+    found = locate(new, anchor, hint)
+    assert (found.start, found.end, found.status) == (
+        len(OPENING),
+        len(OPENING) + len(shorter),
+        FUZZY,
+    )
+
+
+def test_a_long_quote_with_every_fourteenth_letter_changed_is_still_found() -> None:
+    body = prose(31, 10)
+    old = OPENING + body + CLOSING
+    anchor, hint = anchored(old, body)
+    found = locate(OPENING + scatter_edits(body, every=14) + CLOSING, anchor, hint)
+    assert (found.start, found.end, found.status) == (len(OPENING), len(OPENING) + len(body), FUZZY)
+
+
+def test_a_long_quote_is_not_found_between_copies_of_its_opening_and_ending() -> None:
+    # Both ends are boilerplate that recurs; only the middle says which stretch is the quote.
+    opening = "This section is informative and the main text applies where they differ. "
+    ending = " All dimensions are in millimetres unless otherwise stated."
+    quote = opening + prose(32, 6).strip() + ending
+    other = opening + prose(33, 6).strip() + ending
+    old = OPENING + quote + "\n\n" + CLOSING + other + "\n"
+    anchor, hint = anchored(old, quote)
+    new = old.replace(quote + "\n\n", "")
+    assert locate(new, anchor, hint).status == ORPHANED
+
+
 def test_a_long_quote_whose_opening_was_rewritten_is_found_by_its_ending() -> None:
     body = prose(16, 20)
     old = OPENING + body + CLOSING
