@@ -7,10 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils import timezone
-
-from review.case_actions import ActionRefused, undo_latest
-from review.decisions import decide
+from review.case_actions import ActionRefused, record_decision, undo_latest
 from review.models import Answer, Decision
 
 
@@ -41,19 +38,14 @@ def decide_answer(
     action = STATE_ACTIONS[name]
     if answer.state == action.state and answer.version == expected_version:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
-    note = note.strip()
-    return decide(
+    return record_decision(
         answer,
-        expected_version=expected_version,
-        actor=actor,
+        "state",
+        action.state,
         action=f"answer.{name}",
-        changes={
-            "state": action.state,
-            "note": note,
-            "decided_by_id": actor.pk,
-            "decided_at": timezone.now(),
-        },
-        note=note,
+        actor=actor,
+        expected_version=expected_version,
+        note=note.strip(),
     )
 
 

@@ -18,12 +18,12 @@ from django.db import transaction
 from django.db.models import CharField, Count, Q
 from django.db.models.functions import Cast
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from grounding.anchors import PLACED, Anchor, locate, make_anchor
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import decide
 from review.models import Decision, Document, Entry, Plan
+from review.undo import last_undoable, take_back, undoable
 
 State = Entry.State
 AnchorStatus = Entry.AnchorStatus
@@ -211,25 +211,18 @@ def _entry_keys(plan: Plan):
     )
 
 
-def _undoable(queryset):
-    return queryset.exclude(action="entry.undo").filter(undone_by__isnull=True)
-
-
 def undoable_entry_ids(plan: Plan) -> set[int]:
     """Entries with a decision that an undo would take back; one query for the whole plan."""
-    keys = _undoable(
-        Decision.objects.filter(object_type="entry", object_id__in=_entry_keys(plan))
+    keys = undoable(
+        Decision.objects.filter(object_type="entry", object_id__in=_entry_keys(plan)),
+        "entry.undo",
     ).values_list("object_id", flat=True)
     return {int(key) for key in keys.distinct()}
 
 
 def undo_target(entry: Entry) -> Decision | None:
     """The latest decision on `entry` that has not been undone (undos themselves excluded)."""
-    return (
-        _undoable(Decision.objects.filter(object_type="entry", object_id=str(entry.pk)))
-        .order_by("-at", "-pk")
-        .first()
-    )
+    return last_undoable(entry, "entry.undo")
 
 
 def plan_decisions(plan: Plan):
@@ -277,11 +270,9 @@ def differs_from_proposal(
 # --- the actions -------------------------------------------------------------------------
 
 
-def _ensure_open(entry: Entry) -> None:
-    if entry.plan.status != Plan.Status.OPEN:
-        raise ActionRefused(
-            "This plan is adjudicated and frozen: its entries can no longer change."
-        )
+def _ensure_open(plan: Plan) -> None:
+    if plan.status != Plan.Status.OPEN:
+        raise ActionRefused(FROZEN)
 
 
 def _decided(actor, state: str, note: str) -> dict:
@@ -293,46 +284,55 @@ def _decided(actor, state: str, note: str) -> dict:
     }
 
 
-def accept(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
-    _ensure_open(entry)
-    # An entry whose values differ from the proposal is kept as an edit, never as an accept.
-    state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
-    if entry.state == state:
-        raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
+def _set_state(
+    entry: Entry, state: str, *, action: str, actor, version: int, note: str
+) -> Decision:
     return decide(
         entry,
         expected_version=version,
         actor=actor,
-        action="entry.accept",
+        action=action,
         changes=_decided(actor, state, note),
         note=note,
     )
 
 
+def _previous(entry: Entry) -> Entry | None:
+    return entry.plan.entries.filter(position__lt=entry.position).order_by("-position").first()
+
+
+def _following(entry: Entry) -> Entry | None:
+    return entry.plan.entries.filter(position__gt=entry.position).order_by("position").first()
+
+
+def accept(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
+    _ensure_open(entry.plan)
+    # An entry whose values differ from the proposal is kept as an edit, never as an accept.
+    state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
+    if entry.state == state:
+        raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
+    return _set_state(entry, state, action="entry.accept", actor=actor, version=version, note=note)
+
+
 def reject(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
-    _ensure_open(entry)
+    _ensure_open(entry.plan)
     if entry.state == State.REJECTED:
         raise ActionRefused("This entry is already rejected.")
-    following = entry.plan.entries.filter(position__gt=entry.position).order_by("position").first()
+    following = _following(entry)
     if following is not None and following.state == State.MERGED:
         raise ActionRefused(
             f"“{following.title}” is merged into this entry; undo that merge before rejecting it."
         )
-    return decide(
-        entry,
-        expected_version=version,
-        actor=actor,
-        action="entry.reject",
-        changes=_decided(actor, State.REJECTED, note),
-        note=note,
+    return _set_state(
+        entry, State.REJECTED, action="entry.reject", actor=actor, version=version, note=note
     )
 
 
 def merge_into_previous(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
-    _ensure_open(entry)
+    _ensure_open(entry.plan)
     if entry.state == State.MERGED:
         raise ActionRefused("This entry is already merged into the one before it.")
-    previous = entry.plan.entries.filter(position__lt=entry.position).order_by("-position").first()
+    previous = _previous(entry)
     if previous is None:
         raise ActionRefused("The first entry has no entry before it to merge into.")
     if previous.state == State.REJECTED:
@@ -340,20 +340,15 @@ def merge_into_previous(entry: Entry, *, actor, version: int, note: str = "") ->
             f"The entry before this one (“{previous.title}”) is rejected; "
             "a merge needs a kept entry to join."
         )
-    return decide(
-        entry,
-        expected_version=version,
-        actor=actor,
-        action="entry.merge",
-        changes=_decided(actor, State.MERGED, note),
-        note=note,
+    return _set_state(
+        entry, State.MERGED, action="entry.merge", actor=actor, version=version, note=note
     )
 
 
 def confirm_anchor(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
     """The editor has looked at a fuzzy, ambiguous or orphaned anchor's span and says it is
     right; the anchor is re-made from the text at that span so the export replays exactly."""
-    _ensure_open(entry)
+    _ensure_open(entry.plan)
     if not entry_anchor_unsettled(entry):
         raise ActionRefused("This entry's anchor needs no confirming.")
     text = document_text(entry.plan)
@@ -378,28 +373,19 @@ def confirm_anchor(entry: Entry, *, actor, version: int, note: str = "") -> Deci
 
 
 def undo(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
-    _ensure_open(entry)
+    _ensure_open(entry.plan)
     target = undo_target(entry)
     if target is None:
         raise ActionRefused("There is nothing on this entry to undo.")
-    changes = {
-        name: _restored(name, value) for name, value in target.before.items() if name in RESTORABLE
-    }
-    return decide(
+    return take_back(
         entry,
-        expected_version=version,
+        target,
         actor=actor,
+        expected_version=version,
         action="entry.undo",
-        changes=changes,
         note=note,
-        undoes=target,
+        fields=RESTORABLE,
     )
-
-
-def _restored(name: str, value):
-    if name == "decided_at" and isinstance(value, str):
-        return parse_datetime(value)
-    return value
 
 
 @dataclass(frozen=True)
@@ -414,7 +400,7 @@ class EditRequest:
 
 
 def edit(entry: Entry, request: EditRequest, *, actor, version: int) -> Decision:
-    _ensure_open(entry)
+    _ensure_open(entry.plan)
     text = document_text(entry.plan)
     title, path, start, end = _checked_edit(entry, request, text)
     offers = {}
@@ -468,8 +454,7 @@ def _checked_edit(entry: Entry, request: EditRequest, text: str) -> tuple[str, s
         problem = f"A span lies within 0–{len(text)}, start before end: not {start}–{end}."
         raise EditRefused({"form": [problem]})
 
-    previous = entry.plan.entries.filter(position__lt=entry.position).order_by("-position").first()
-    following = entry.plan.entries.filter(position__gt=entry.position).order_by("position").first()
+    previous, following = _previous(entry), _following(entry)
     if previous is not None and start < previous.span_end:
         errors.setdefault("start", []).append(
             f"Starts before the previous entry (“{previous.title}”) ends at {previous.span_end}."
@@ -591,10 +576,7 @@ def accept_rule(plan: Plan, rule: str, *, actor, versions: dict[int, int]) -> li
     `versions` is what the confirmation page showed (entry id -> version); an entry that
     changed since, or one that was not listed, is not touched, and a stale one refuses all.
     """
-    if plan.status != Plan.Status.OPEN:
-        raise ActionRefused(
-            "This plan is adjudicated and frozen: its entries can no longer change."
-        )
+    _ensure_open(plan)
     decisions = []
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):

@@ -19,11 +19,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from review.adapters.answers import finalization_changes
 from review.answer_actions import STATE_ACTIONS, available_actions, decide_answer, undo_answer
-from review.case_actions import can_undo
-from review.decisions import object_type_of
 from review.markdown import render_markdown
-from review.models import Answer, AnswerReference, Decision
+from review.models import Answer, AnswerReference
 from review.permissions import can_decide_answers
+from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
 from review.views.deciding import decide_and_respond
 
@@ -133,11 +132,7 @@ def _web_link(url: str) -> str:
 
 
 def _decision_context(request: HttpRequest, answer: Answer) -> dict:
-    history = list(
-        Decision.objects.filter(
-            object_type=object_type_of(answer), object_id=str(answer.pk)
-        ).order_by("-at", "-pk")
-    )
+    history = list(decisions_on(answer))
     return {
         "can_decide": can_decide_answers(request.user),
         "state_actions": available_actions(answer),

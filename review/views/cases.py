@@ -22,10 +22,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from grounding.evidence import VALIDATION_REASONS, RationaleReport, SentenceStatus
 from review.adapters.cases import report_for
-from review.case_actions import VERDICT_ACTIONS, can_undo, decide_case, undo_case
-from review.decisions import object_type_of
-from review.models import Case, Decision, Evidence
+from review.case_actions import VERDICT_ACTIONS, decide_case, undo_case
+from review.models import Case, Evidence
 from review.permissions import can_decide_cases
+from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
 from review.views.deciding import decide_and_respond
 
@@ -285,11 +285,7 @@ def _pretty(data) -> str:
 
 
 def _verdict_context(request: HttpRequest, case: Case) -> dict:
-    history = list(
-        Decision.objects.filter(object_type=object_type_of(case), object_id=str(case.pk)).order_by(
-            "-at", "-pk"
-        )
-    )
+    history = list(decisions_on(case))
     return {
         "can_decide": can_decide_cases(request.user),
         "verdict_actions": VERDICT_ACTIONS.values(),
