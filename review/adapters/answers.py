@@ -29,6 +29,7 @@ from review.adapters.jsonl import (
     Checker,
     ImportResult,
     LineProblems,
+    already_imported,
     import_lines,
 )
 from review.models import Answer, AnswerReference
@@ -114,14 +115,8 @@ def _sources(check: Checker, value: Any) -> tuple[dict, ...]:
 
 
 def _store_answer(record: AnswerRecord, sha256: str) -> str:
-    existing = Answer.objects.filter(answer_id=record.answer_id).only("source_sha256").first()
-    if existing is not None:
-        if existing.source_sha256 == sha256:
-            return UNCHANGED
-        raise LineProblems(
-            f"answer_id {record.answer_id!r} was already imported with different content; "
-            "give the changed answer a new answer_id"
-        )
+    if already_imported(Answer, "answer_id", record.answer_id, sha256):
+        return UNCHANGED
     try:
         result = finalize(record.text, record.sources)
     except ValueError as exc:

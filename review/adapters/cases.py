@@ -31,7 +31,7 @@ from review.adapters.jsonl import (
     UNCHANGED,
     Checker,
     ImportResult,
-    LineProblems,
+    already_imported,
     import_lines,
 )
 from review.models import Case, Evidence
@@ -174,14 +174,8 @@ def _rationale(check: Checker, value: Any) -> dict[str, Any]:
 
 
 def _store_case(record: CaseRecord, sha256: str) -> str:
-    existing = Case.objects.filter(case_id=record.case_id).only("source_sha256").first()
-    if existing is not None:
-        if existing.source_sha256 == sha256:
-            return UNCHANGED
-        raise LineProblems(
-            f"case_id {record.case_id!r} was already imported with different content; "
-            "give the changed case a new case_id"
-        )
+    if already_imported(Case, "case_id", record.case_id, sha256):
+        return UNCHANGED
     accumulator = EvidenceAccumulator(record.evidence)
     report = assess_rationale(record.rationale_text, accumulator, record.declared_ids)
     case = Case.objects.create(

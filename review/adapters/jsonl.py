@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Model
 
 from review.adapters.errors import ImportRefused
 
@@ -230,6 +231,22 @@ def import_lines(
             )
     result.rejected = [(line.number, line.raw, "; ".join(problems)) for line, problems in ordered]
     return result
+
+
+def already_imported(model: type[Model], kind: str, identifier: str, sha256: str) -> bool:
+    """Whether the record whose `kind` field is `identifier` is stored already with this
+    content, so a second import leaves it unchanged. Stored with other content, it is a bad
+    line: a changed record needs an identifier of its own."""
+    existing = model.objects.filter(**{kind: identifier}).only("source_sha256").first()
+    if existing is None:
+        return False
+    if existing.source_sha256 == sha256:
+        return True
+    noun = model._meta.verbose_name
+    raise LineProblems(
+        f"{kind} {identifier!r} was already imported with different content; "
+        f"give the changed {noun} a new {kind}"
+    )
 
 
 def write_rejects(rejected: list[tuple[int, str, str]], path) -> None:
