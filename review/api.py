@@ -331,11 +331,15 @@ def get_plan_export(request: HttpRequest, plan_id: int):
 
 # --- cases, answers, decisions ------------------------------------------------------------
 
-_JSONL_BODY = {
-    "requestBody": {
-        "required": True,
-        "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
-    }
+# What the two JSON-lines imports declare alike: their answers and their request body.
+_JSONL_IMPORT = {
+    "response": {200: ImportOut, 422: Refusal},
+    "openapi_extra": {
+        "requestBody": {
+            "required": True,
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        }
+    },
 }
 
 
@@ -352,9 +356,8 @@ def _import_out(result: ImportResult) -> dict:
 
 @api.post(
     "/cases",
-    response={200: ImportOut, 422: Refusal},
     summary="Import moderation cases (JSON Lines body); whole or nothing unless skip_invalid",
-    openapi_extra=_JSONL_BODY,
+    **_JSONL_IMPORT,
 )
 def post_cases(request: HttpRequest, skip_invalid: bool = False):
     return _import_out(import_cases(request.body, skip_invalid=skip_invalid))
@@ -362,9 +365,8 @@ def post_cases(request: HttpRequest, skip_invalid: bool = False):
 
 @api.post(
     "/answers",
-    response={200: ImportOut, 422: Refusal},
     summary="Import answers (JSON Lines body); whole or nothing unless skip_invalid",
-    openapi_extra=_JSONL_BODY,
+    **_JSONL_IMPORT,
 )
 def post_answers(request: HttpRequest, skip_invalid: bool = False):
     return _import_out(import_answers(request.body, skip_invalid=skip_invalid))
