@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.review.user_builders import user_in
+
 # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests
 # make between page actions are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -73,18 +75,8 @@ def page(browser, live_server):
 @pytest.fixture
 def reviewers(transactional_db, django_user_model):
     """The three demo roles, each with the password "demo"."""
-    from django.contrib.auth.models import Group
-
-    users = {}
-    for username, group in (
-        ("editor", "Editors"),
-        ("moderator", "Moderators"),
-        ("reader", "Readers"),
-    ):
-        user = django_user_model.objects.create_user(username, password="demo")
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
-        users[username] = user
-    return users
+    roles = (("editor", "Editors"), ("moderator", "Moderators"), ("reader", "Readers"))
+    return {username: user_in(django_user_model, username, group) for username, group in roles}
 
 
 def log_in(page, username: str, password: str = "demo") -> None:

@@ -1,9 +1,7 @@
 """Builders for the plan pages' tests: a handbook with N sections, proposed through the same
-door the upload form uses, and the editors and readers who look at it."""
+door the upload form uses."""
 
 from __future__ import annotations
-
-from django.contrib.auth.models import Group
 
 from review.adapters.plans import propose_document
 from review.models import Entry, Plan
@@ -29,10 +27,3 @@ def make_plan(sections: int = 4, *, name: str = "handbook.md", actor=None, **opt
 
 def entries_of(plan: Plan) -> list[Entry]:
     return list(plan.entries.order_by("position"))
-
-
-def user_in(django_user_model, username: str, group: str | None):
-    user = django_user_model.objects.create_user(username, password="demo")
-    if group:
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
-    return user

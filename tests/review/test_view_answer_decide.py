@@ -4,28 +4,20 @@ versioned and logged."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 
 from review.answer_actions import decide_answer
 from review.models import Answer, Decision
 from tests.review.case_answer_builders import make_answer
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
 
-def make_user(django_user_model, username: str, group: str):
-    user = django_user_model.objects.create_user(username, password="demo")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    return user
-
-
 @pytest.fixture
-def editor(client, django_user_model):
-    user = make_user(django_user_model, "editor", "Editors")
-    client.force_login(user)
-    return user
+def editor(sign_in):
+    return sign_in("editor", "Editors")
 
 
 @pytest.fixture
@@ -86,7 +78,7 @@ def test_undo_puts_the_answer_back_as_it_was(client, editor, answer):
 def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
     client, editor, answer, django_user_model
 ):
-    other = make_user(django_user_model, "other_editor", "Editors")
+    other = user_in(django_user_model, "other_editor", "Editors")
     decide_answer(answer, "withdraw", actor=other, expected_version=1)
 
     response = client.post(f"/answers/{answer.pk}/publish/", {"version": 1}, headers=HTMX)
@@ -105,10 +97,8 @@ def test_a_get_on_an_action_is_not_allowed(client, editor, answer, action):
 
 
 @pytest.mark.parametrize("group", ["Readers", "Moderators"])
-def test_a_person_who_is_not_an_editor_gets_403_and_nothing_changes(
-    client, django_user_model, answer, group
-):
-    client.force_login(make_user(django_user_model, "someone", group))
+def test_a_person_who_is_not_an_editor_gets_403_and_nothing_changes(client, sign_in, answer, group):
+    sign_in("someone", group)
 
     response = client.post(f"/answers/{answer.pk}/publish/", {"version": 1})
 

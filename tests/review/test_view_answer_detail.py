@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 
 from grounding.citations import finalize
 from tests.review.case_answer_builders import make_answer, make_source
@@ -20,21 +19,14 @@ MESSY = (
 )
 
 
-def log_in(client, django_user_model, username: str, group: str):
-    user = django_user_model.objects.create_user(username, password="demo")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    client.force_login(user)
-    return user
+@pytest.fixture
+def reader(sign_in):
+    return sign_in("reader", "Readers")
 
 
 @pytest.fixture
-def reader(client, django_user_model):
-    return log_in(client, django_user_model, "reader", "Readers")
-
-
-@pytest.fixture
-def editor(client, django_user_model):
-    return log_in(client, django_user_model, "editor", "Editors")
+def editor(sign_in):
+    return sign_in("editor", "Editors")
 
 
 def already_final(text: str) -> str:
@@ -115,14 +107,14 @@ def test_markup_in_the_body_and_sources_is_never_run(client, reader):
     assert "is not a web address" in body
 
 
-def test_an_editor_sees_publish_and_withdraw_and_a_reader_sees_neither(client, django_user_model):
+def test_an_editor_sees_publish_and_withdraw_and_a_reader_sees_neither(client, sign_in):
     answer = make_answer()
-    log_in(client, django_user_model, "reader", "Readers")
+    sign_in("reader", "Readers")
     body = client.get(f"/answers/{answer.pk}/").content.decode()
     assert ">Publish</button>" not in body and ">Withdraw</button>" not in body
     assert f"/answers/{answer.pk}/publish/" not in body
 
-    log_in(client, django_user_model, "editor", "Editors")
+    sign_in("editor", "Editors")
     body = client.get(f"/answers/{answer.pk}/").content.decode()
     assert ">Publish</button>" in body and ">Withdraw</button>" in body
 

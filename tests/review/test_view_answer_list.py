@@ -4,7 +4,6 @@ finalization changed anything, paginated."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import connection
 
 from grounding.citations import finalize
@@ -16,11 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def reader(client, django_user_model):
-    user = django_user_model.objects.create_user("reader", password="demo")
-    user.groups.add(Group.objects.get_or_create(name="Readers")[0])
-    client.force_login(user)
-    return user
+def reader(sign_in):
+    return sign_in("reader", "Readers")
 
 
 def answer_ids_in(response) -> list[str]:

@@ -4,28 +4,20 @@ versioned and logged."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 
 from review.case_actions import decide_case
 from review.models import Case, Decision
 from tests.review.case_answer_builders import make_case
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
 
-def make_user(django_user_model, username: str, group: str):
-    user = django_user_model.objects.create_user(username, password="demo")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    return user
-
-
 @pytest.fixture
-def moderator(client, django_user_model):
-    user = make_user(django_user_model, "moderator", "Moderators")
-    client.force_login(user)
-    return user
+def moderator(sign_in):
+    return sign_in("moderator", "Moderators")
 
 
 @pytest.fixture
@@ -85,7 +77,7 @@ def test_overturning_with_a_note_keeps_the_note(client, moderator, case):
 def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
     client, moderator, case, django_user_model
 ):
-    other = make_user(django_user_model, "other_moderator", "Moderators")
+    other = user_in(django_user_model, "other_moderator", "Moderators")
     decide_case(case, "overturn", actor=other, expected_version=1, note="Context matters.")
 
     response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
@@ -102,7 +94,7 @@ def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
 def test_a_stale_plain_post_shows_the_whole_page_with_409(
     client, moderator, case, django_user_model
 ):
-    other = make_user(django_user_model, "other_moderator", "Moderators")
+    other = user_in(django_user_model, "other_moderator", "Moderators")
     decide_case(case, "uphold", actor=other, expected_version=1, note="")
 
     response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
@@ -142,10 +134,8 @@ def test_a_get_on_an_action_is_not_allowed(client, moderator, case, action):
 
 
 @pytest.mark.parametrize("group", ["Readers", "Editors"])
-def test_a_person_who_is_not_a_moderator_gets_403_and_nothing_changes(
-    client, django_user_model, case, group
-):
-    client.force_login(make_user(django_user_model, "someone", group))
+def test_a_person_who_is_not_a_moderator_gets_403_and_nothing_changes(client, sign_in, case, group):
+    sign_in("someone", group)
 
     response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 
 from tests.review.case_answer_builders import RULE_MATCH, make_case
 
@@ -24,21 +23,14 @@ MIXED = (
 )
 
 
-def log_in(client, django_user_model, username: str, group: str):
-    user = django_user_model.objects.create_user(username, password="demo")
-    user.groups.add(Group.objects.get_or_create(name=group)[0])
-    client.force_login(user)
-    return user
+@pytest.fixture
+def reader(sign_in):
+    return sign_in("reader", "Readers")
 
 
 @pytest.fixture
-def reader(client, django_user_model):
-    return log_in(client, django_user_model, "reader", "Readers")
-
-
-@pytest.fixture
-def moderator(client, django_user_model):
-    return log_in(client, django_user_model, "moderator", "Moderators")
+def moderator(sign_in):
+    return sign_in("moderator", "Moderators")
 
 
 def sentence_items(body: str) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 
 from review.models import Case
 from tests.review.case_answer_builders import RULE_MATCH, make_case
@@ -15,11 +14,8 @@ TIMEOUT = ("user_history", "timeout", "History lookup timed out", 5000, None)
 
 
 @pytest.fixture
-def reader(client, django_user_model):
-    user = django_user_model.objects.create_user("reader", password="demo")
-    user.groups.add(Group.objects.get_or_create(name="Readers")[0])
-    client.force_login(user)
-    return user
+def reader(sign_in):
+    return sign_in("reader", "Readers")
 
 
 def case_ids_in(response) -> list[str]:

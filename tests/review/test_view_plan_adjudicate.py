@@ -11,7 +11,8 @@ from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review import plan_actions
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
-from tests.review.plan_view_builders import entries_of, make_plan, user_in
+from tests.review.plan_view_builders import entries_of, make_plan
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ import pytest
 
 from review import plan_actions
 from review.models import Entry
-from tests.review.plan_view_builders import entries_of, make_plan, user_in
+from tests.review.plan_view_builders import entries_of, make_plan
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 

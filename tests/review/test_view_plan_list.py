@@ -9,7 +9,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from review.models import Document, Entry, Plan
-from tests.review.plan_view_builders import entries_of, handbook_text, make_plan, user_in
+from tests.review.plan_view_builders import entries_of, handbook_text, make_plan
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 

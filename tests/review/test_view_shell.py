@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 
 from review.decisions import record
 from review.models import Case, Decision
+from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def editor(django_user_model):
-    user = django_user_model.objects.create_user("edna", password="demo")
-    user.groups.add(Group.objects.get_or_create(name="Editors")[0])
-    return user
+    return user_in(django_user_model, "edna", "Editors")
 
 
 def test_the_dashboard_sends_an_anonymous_visitor_to_the_login_page(client) -> None:
