@@ -206,12 +206,26 @@ class _Relocation:
     def _vouched(self, i: int, start: int) -> bool:
         """Whether exact text at `start`, not where position expects it, can only be the anchor's.
 
-        It can if its quote occurs nowhere else in the text and the plan shows no other copy of
-        context + quote + context in the old text; else it may be a copy of a deleted original.
+        It can if its quote occurs nowhere else in the text, the plan shows no other copy of
+        context + quote + context in the old text, and that text is not pieced together from
+        passages that recur (boilerplate, which may have stood elsewhere in the same order).
+        Else it may be a copy of a deleted original.
         """
-        quote = self.anchors[i].quote
-        alone = self.text.find(quote) == start and self.text.find(quote, start + 1) < 0
-        return alone and not self.old_text.has_copy(i)
+        anchor = self.anchors[i]
+        alone = self.text.find(anchor.quote) == start and not self._recurs(anchor.quote, start)
+        if not alone or self.old_text.has_copy(i):
+            return False
+        needle = anchor.prefix + anchor.quote + anchor.suffix
+        if len(needle) < 3 * _PIECE:
+            return True
+        middle = len(needle) // 2 - _PIECE // 2
+        pieces = (needle[:_PIECE], needle[middle : middle + _PIECE], needle[-_PIECE:])
+        return not all(self._recurs(piece) for piece in pieces)
+
+    def _recurs(self, piece: str, after: int = -1) -> bool:
+        """Whether `piece` occurs in the text twice (or, given `after`, again after it)."""
+        first = self.text.find(piece) if after < 0 else after
+        return first >= 0 and self.text.find(piece, first + 1) >= 0
 
 
 # --- deciding between places ---------------------------------------------------------------
@@ -430,6 +444,7 @@ _SEED_STEP = 4  # the text is indexed at every 4th offset, patterns at every off
 _MAX_POSTINGS = 64  # a k-gram found more often than this says nothing about where a quote is
 _MAX_REGIONS = 24  # seed regions aligned per window, most votes first
 _MAX_HITS = 256  # exact hits collected per anchor
+_PIECE = 24  # characters in a piece tested for recurring
 _CIGAR = re.compile(r"(\d+)([=XID])")
 
 

@@ -236,6 +236,23 @@ def test_the_copy_of_a_deleted_passage_is_not_reported_moved() -> None:
     assert entries_on_second_copy, "the plan's own entries over the surviving copy still place"
 
 
+def test_text_pieced_together_from_boilerplate_is_not_moved_on_its_own_word() -> None:
+    # Three stock sentences in one order, twice; each also stands alone elsewhere. With the first
+    # run deleted, the second is the only exact place left, and nothing in the text says it is
+    # not the anchor's own run moved there. Text made of recurring pieces vouches for nothing.
+    first = "This section is informative and does not set any requirements."
+    second = "All dimensions are in millimetres unless otherwise stated."
+    third = "The contractor shall document that every requirement is met."
+    run = f"{first} {second} {third}\n\n"
+    scattered = f"{prose(25, 1)}\n{first}\n\n{prose(26, 1)}\n{second} {prose(27, 1)}\n{third}\n\n"
+    old = OPENING + run + scattered + run + CLOSING
+    quote = first[-20:] + " " + second + " " + third[:20]
+    anchor, hint = anchored(old, quote)
+    found = locate(old.replace(run, "", 1), anchor, hint)
+    assert found.status == FUZZY
+    assert found.score == 1.0
+
+
 def test_neighbours_that_disagree_on_the_shift_vouch_for_no_copy() -> None:
     # A paragraph twice in a row (and once more further on), the second deleted: seen from the
     # anchor after it, the first copy sits exactly where the second one was. Which of the two
