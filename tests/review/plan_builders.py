@@ -12,6 +12,7 @@ from django.db.models import Model
 
 from grounding.anchors import make_anchor
 from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
+from review.models import Document, Entry, Plan
 
 CODE_TEXT = (
     "# N500 Vegbygging\n\n"
@@ -68,6 +69,40 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
 
 def payload_text(payload: dict) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=2)
+
+
+def stored_entry(
+    text: str, *, name: str, digest: str, path: str, title: str, original_payload: str = "{}"
+) -> Entry:
+    """A document, a plan over it and one entry spanning all of `text`, written as rows
+    directly (no extraction, no proposer): for tests of what the rows themselves allow."""
+    document = Document.objects.create(
+        name=name,
+        media_type="markdown",
+        data=text.encode(),
+        sha256=digest,
+        text=text,
+        extractor_id="grounding.extract",
+        extractor_version="1",
+    )
+    plan = Plan.objects.create(
+        document=document,
+        source_sha256=digest,
+        extractor_id="grounding.extract",
+        extractor_version="1",
+        proposed_by="propose-segments 0.1.0",
+        original_payload=original_payload,
+    )
+    return Entry.objects.create(
+        plan=plan,
+        position=0,
+        path=path,
+        title=title,
+        span_start=0,
+        span_end=len(text),
+        quote=text,
+        anchor_status="exact",
+    )
 
 
 def row_counts() -> dict[str, int]:

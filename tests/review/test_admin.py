@@ -5,41 +5,24 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from review.models import ApiToken, Decision, Document, Entry, Plan
+from review.models import ApiToken, Decision, Plan
+from tests.review.plan_builders import stored_entry
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def plan() -> Plan:
-    document = Document.objects.create(
+    text = "# A\n\nBody text.\n"
+    entry = stored_entry(
+        text,
         name="n500.md",
-        media_type="markdown",
-        data=b"# A\n\nBody text.\n",
-        sha256="a" * 64,
-        text="# A\n\nBody text.\n",
-        extractor_id="grounding.extract",
-        extractor_version="1",
-    )
-    plan = Plan.objects.create(
-        document=document,
-        source_sha256="a" * 64,
-        extractor_id="grounding.extract",
-        extractor_version="1",
-        proposed_by="propose-segments 0.1.0",
-        original_payload='{"verbatim": true}',
-    )
-    Entry.objects.create(
-        plan=plan,
-        position=0,
+        digest="a" * 64,
         path="a",
         title="A",
-        span_start=0,
-        span_end=16,
-        quote="# A\n\nBody text.\n",
-        anchor_status="exact",
+        original_payload='{"verbatim": true}',
     )
-    return plan
+    return entry.plan
 
 
 @pytest.mark.parametrize(

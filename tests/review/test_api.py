@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
@@ -13,7 +12,8 @@ from django.utils import timezone
 
 from review.adapters.plans import adjudicate_plan
 from review.decisions import decide
-from review.models import ApiToken, Document, Entry, Plan
+from review.models import Document, Entry, Plan
+from tests.review.api_builders import API_KEY, api_client, pipeline_user
 from tests.review.plan_builders import (
     CODE_TEXT,
     payload_text,
@@ -23,22 +23,16 @@ from tests.review.plan_builders import (
 )
 
 pytestmark = pytest.mark.django_db
-KEY = "a-test-key-for-the-pipeline"
 
 
 @pytest.fixture
 def pipeline() -> User:
-    user = User.objects.create_user("pipeline")
-    ApiToken.objects.create(
-        user=user, name="ci", key_sha256=hashlib.sha256(KEY.encode()).hexdigest()
-    )
-    return user
+    return pipeline_user()
 
 
 @pytest.fixture
 def api(pipeline: User) -> Client:
-    # CSRF enforced as a browser would meet it: a token-authenticated API must not need it.
-    return Client(enforce_csrf_checks=True, headers={"Authorization": f"Bearer {KEY}"})
+    return api_client()
 
 
 def upload(api: Client, name: str, data: bytes):
@@ -79,7 +73,7 @@ def test_the_openapi_schema_is_served_without_a_session_or_a_token(client: Clien
 
 @pytest.mark.parametrize(
     "headers",
-    [{}, {"Authorization": "Bearer not-the-key"}, {"Authorization": f"Token {KEY}"}],
+    [{}, {"Authorization": "Bearer not-the-key"}, {"Authorization": f"Token {API_KEY}"}],
     ids=["no-token", "wrong-key", "wrong-scheme"],
 )
 def test_without_a_valid_token_the_api_answers_401_not_a_login_redirect(

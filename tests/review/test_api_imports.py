@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 import json
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
-from review.models import Answer, ApiToken, Case, Decision
+from review.models import Answer, Case
+from tests.review.api_builders import api_client, pipeline_user
+from tests.review.decision_builders import logged
 from tests.review.plan_builders import row_counts
 
 pytestmark = pytest.mark.django_db
-KEY = "another-test-key"
 
 
 @pytest.fixture
 def api() -> Client:
-    user = User.objects.create_user("pipeline")
-    ApiToken.objects.create(
-        user=user, name="ci", key_sha256=hashlib.sha256(KEY.encode()).hexdigest()
-    )
-    return Client(enforce_csrf_checks=True, headers={"Authorization": f"Bearer {KEY}"})
+    pipeline_user()
+    return api_client()
 
 
 def case_line(case_id: str = "c-1001", **overrides) -> dict:
@@ -164,17 +159,6 @@ def test_cases_cannot_be_posted_without_a_token() -> None:
 
 
 # --- decisions ----------------------------------------------------------------------------------
-
-
-def logged(action: str, at: str, **fields) -> Decision:
-    return Decision.objects.create(
-        actor_name="moderator",
-        action=action,
-        object_type="case",
-        object_id="1",
-        at=dt.datetime.fromisoformat(at),
-        **fields,
-    )
 
 
 def test_decisions_are_pulled_oldest_first_with_every_field(api: Client) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 import json
@@ -18,6 +17,7 @@ from django.utils import timezone
 from review.adapters.plans import adjudicate_plan, export_plan
 from review.decisions import decide
 from review.models import ApiToken, Decision, Document, Entry, Plan
+from tests.review.decision_builders import logged
 from tests.review.plan_builders import (
     CODE_TEXT,
     payload_text,
@@ -303,15 +303,6 @@ def test_export_decisions_writes_the_log_as_jsonl_in_the_order_decided(code_file
 
 
 def test_export_decisions_since_a_date_leaves_out_what_came_before() -> None:
-    def logged(action: str, at: str) -> Decision:
-        return Decision.objects.create(
-            actor_name="moderator",
-            action=action,
-            object_type="case",
-            object_id="1",
-            at=dt.datetime.fromisoformat(at),
-        )
-
     logged("case.uphold", "2026-11-30T23:59:59+00:00")
     kept = [
         logged("case.undo", "2026-12-01T00:00:00+00:00"),

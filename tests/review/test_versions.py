@@ -9,40 +9,15 @@ from django.contrib.auth.models import User
 from django.db import connection, connections
 
 from review.decisions import StaleVersion, decide
-from review.models import Decision, Document, Entry, Plan
+from review.models import Decision, Entry
+from tests.review.plan_builders import stored_entry
 
 pytestmark = pytest.mark.django_db
 
 
 def make_entry() -> Entry:
     text = "## 1 Scope\n\nWhat this covers.\n"
-    document = Document.objects.create(
-        name="scope.md",
-        media_type="markdown",
-        data=text.encode(),
-        sha256="d" * 64,
-        text=text,
-        extractor_id="grounding.extract",
-        extractor_version="1",
-    )
-    plan = Plan.objects.create(
-        document=document,
-        source_sha256="d" * 64,
-        extractor_id="grounding.extract",
-        extractor_version="1",
-        proposed_by="propose-segments 0.1.0",
-        original_payload="{}",
-    )
-    return Entry.objects.create(
-        plan=plan,
-        position=0,
-        path="scope",
-        title="1 Scope",
-        span_start=0,
-        span_end=len(text),
-        quote=text,
-        anchor_status="exact",
-    )
+    return stored_entry(text, name="scope.md", digest="d" * 64, path="scope", title="1 Scope")
 
 
 def accept(entry: Entry, user: User, expected_version: int, note: str = "") -> Decision:
