@@ -401,7 +401,7 @@ _CHAR_FOLDS = str.maketrans(
     }
 )
 # Typed forms of one thing: "--" for a dash, "..." for an ellipsis, and any run of spaces.
-_RUNS = re.compile(r" {2,}|-{2,}|\.{2,}")
+_RUNS = re.compile(r"([ .\-])\1+")
 
 
 class _Folded:
@@ -412,13 +412,17 @@ class _Folded:
         self.folded_starts: list[int] = []
         self.original_starts: list[int] = []
         self.removed_before: list[int] = [0]  # characters dropped by the first k runs
-        removed = 0
+        kept, removed, last = [], 0, 0
         for run in _RUNS.finditer(plain):
-            self.folded_starts.append(run.start() - removed)
-            self.original_starts.append(run.start())
-            removed += run.end() - run.start() - 1
+            start, end = run.span()
+            kept.append(plain[last : start + 1])
+            last = end
+            self.folded_starts.append(start - removed)
+            self.original_starts.append(start)
+            removed += end - start - 1
             self.removed_before.append(removed)
-        self.text = _RUNS.sub(lambda run: run.group()[0], plain) if removed else plain
+        kept.append(plain[last:])
+        self.text = "".join(kept)
 
     def to_original(self, position: int) -> int:
         # An end offset just after a folded run lands after the whole run it stands for.
