@@ -9,9 +9,8 @@ import re
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
@@ -25,6 +24,7 @@ from review.permissions import can_decide_answers
 from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
 from review.views.deciding import decide_and_respond
+from review.views.lists import count_on_page, list_template, query_without_page, shown_page
 
 ANSWERS_PER_PAGE = 25
 SEARCH_CONFIG = "english"
@@ -65,30 +65,15 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
         answers = answers.filter(changed=filters["changed"] == "yes")
-    answers = search_answers(answers, filters["q"])
-    page = Paginator(answers, ANSWERS_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = list(page.object_list)
-    # Counted for the shown page only, so the pager's count stays a plain COUNT.
-    reference_counts = dict(
-        AnswerReference.objects.filter(answer__in=page.object_list)
-        .values_list("answer")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
-    for answer in page.object_list:
-        answer.reference_count = reference_counts.get(answer.pk, 0)
-    query = request.GET.copy()
-    query.pop("page", None)
+    page = shown_page(request, search_answers(answers, filters["q"]), ANSWERS_PER_PAGE)
+    count_on_page(page, AnswerReference.objects, "answer", "reference_count")
     context = {
         "page": page,
         "filters": filters,
-        "query": query.urlencode(),
+        "query": query_without_page(request),
         "states": Answer.State.choices,
     }
-    template = "review/answers/list.html"
-    if request.htmx and not request.htmx.boosted:
-        template += "#results"
-    return render(request, template, context)
+    return render(request, list_template(request, "review/answers/list.html", "results"), context)
 
 
 # --- One answer --------------------------------------------------------------------

@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -28,6 +27,7 @@ from review.permissions import can_decide_cases
 from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
 from review.views.deciding import decide_and_respond
+from review.views.lists import count_on_page, list_template, query_without_page, shown_page
 
 CASES_PER_PAGE = 50
 
@@ -69,31 +69,20 @@ CITE_UNKNOWN = '<span class="cite cite-unknown" title="No evidence has this id">
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
-    page = Paginator(_filtered_cases(filters), CASES_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = list(page.object_list)
-    # Counted for the shown page only, so the pager's count stays a plain COUNT.
-    evidence_counts = dict(
-        Evidence.objects.filter(case__in=page.object_list)
-        .values_list("case")
-        .annotate(n=Count("pk"))
-        .order_by()
-    )
+    page = shown_page(request, _filtered_cases(filters), CASES_PER_PAGE)
+    count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
-        case.evidence_count = evidence_counts.get(case.pk, 0)
     context = {
         "page": page,
         "filters": filters,
-        "query": _query_without_page(request),
+        "query": query_without_page(request),
         "reason_counts": _reason_counts(),
         "tools": Evidence.objects.order_by("tool").values_list("tool", flat=True).distinct(),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
     }
-    template = "review/cases/list.html"
-    if request.htmx and not request.htmx.boosted:
-        template += "#queue"
-    return render(request, template, context)
+    return render(request, list_template(request, "review/cases/list.html", "queue"), context)
 
 
 def _queue_filters(request: HttpRequest) -> dict[str, str]:
@@ -137,12 +126,6 @@ def _reason_counts() -> list[dict]:
         for reason in order
         if counts.get(reason)
     ]
-
-
-def _query_without_page(request: HttpRequest) -> str:
-    query = request.GET.copy()
-    query.pop("page", None)
-    return query.urlencode()
 
 
 # --- One case --------------------------------------------------------------------
