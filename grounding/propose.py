@@ -17,10 +17,13 @@ Gates: a heading made only of stop words (Norwegian or English) or of no words a
 no segment; a heading with no body (only blank lines or gated headings before the next
 heading) proposes nothing, though it still names the level its sub-headings live under.
 
-An entry runs from its heading line to the next entry's heading (the last one to the end
-of the text), so entries tile everything from the first entry on; the text before it is
-covered by none. Paths are hierarchical lower-case slugs; æ, ø and å are written ae, oe
-and aa (the Norwegian convention for plain ASCII, the one "Roemning" and "Baereevne" use).
+An entry runs from its heading line to the next entry's start (the last one to the end of
+the text), so entries tile everything from the first entry on; the text before it is
+covered by none. Body-less headings directly above an entry that are its ancestors open
+that entry (a chapter heading belongs to its first section, not to the previous one's end);
+gated headings stay in the entry they stand in. Paths are hierarchical lower-case slugs;
+æ, ø and å are written ae, oe and aa (the Norwegian convention for plain ASCII, the one
+"Roemning" and "Baereevne" use).
 """
 
 from __future__ import annotations
@@ -335,7 +338,8 @@ def _heading_spans(text: str, headings: Sequence[_Heading], prefix: list[str]) -
     gated = [heading for heading in headings if is_stop_heading(heading.title)]
     used: set[str] = set()
     stack: list[tuple[int, str]] = []
-    proposed: list[tuple[_Heading, str]] = []
+    proposed: list[tuple[_Heading, str, int]] = []
+    bodiless: list[_Heading] = []  # body-less headings since the last proposed entry
     gated_position = 0
     for position, heading in enumerate(candidates):
         while stack and stack[-1][0] >= heading.level:
@@ -347,17 +351,33 @@ def _heading_spans(text: str, headings: Sequence[_Heading], prefix: list[str]) -
         while gated_position < len(gated) and gated[gated_position].start < heading.body_start:
             gated_position += 1
         if _has_body(text, heading.body_start, next_start, gated, gated_position):
-            proposed.append((heading, "/".join([*prefix, *parents, slug])))
+            start = _opening_ancestors(bodiless, heading)
+            proposed.append((heading, "/".join([*prefix, *parents, slug]), start))
+            bodiless = []
+        else:
+            bodiless.append(heading)
     return [
         _Span(
             path,
             heading.title,
-            heading.start,
-            proposed[position + 1][0].start if position + 1 < len(proposed) else len(text),
+            start,
+            proposed[position + 1][2] if position + 1 < len(proposed) else len(text),
             (heading.rule,),
         )
-        for position, (heading, path) in enumerate(proposed)
+        for position, (heading, path, start) in enumerate(proposed)
     ]
+
+
+def _opening_ancestors(bodiless: Sequence[_Heading], heading: _Heading) -> int:
+    """Where an entry starts: at its heading, or earlier at the body-less headings right
+    before it that are its ancestors ("## 2 Risikoklasser" over "### 2.1 ..."), which open
+    its section rather than close the previous one."""
+    start, level = heading.start, heading.level
+    for parent in reversed(bodiless):
+        if parent.level >= level:
+            break
+        start, level = parent.start, parent.level
+    return start
 
 
 def _unique_slug(parents: list[str], slug: str, used: set[str]) -> str:

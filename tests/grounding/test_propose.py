@@ -187,6 +187,24 @@ def test_entries_run_from_their_heading_to_the_next_entry_and_tile_to_the_end() 
     assert found[-1]["span"][1] == len(text)
 
 
+def test_a_bodiless_chapter_heading_opens_its_first_section_instead_of_ending_the_last() -> None:
+    text = (
+        f"# Del 1\n\n## Fundament\n\n{PARAGRAPH}\n\n"
+        f"# Del 2\n\n## Kapittel 2\n\n### 2.1 Vegger\n\n{PARAGRAPH}\n"
+    )
+    fundament, vegger = entries(text)
+    assert body(text, fundament).rstrip().endswith(PARAGRAPH)
+    assert vegger["span"][0] == text.index("# Del 2")
+    assert fundament["span"][1] == vegger["span"][0]
+
+
+def test_a_bodiless_sibling_is_no_ancestor_and_stays_with_the_entry_before() -> None:
+    text = f"## Fundament\n\n{PARAGRAPH}\n\n## Tom\n\n## Vegger\n\n{PARAGRAPH}\n"
+    fundament, vegger = entries(text)
+    assert "## Tom" in body(text, fundament)
+    assert vegger["span"][0] == text.index("## Vegger")
+
+
 def test_every_anchor_is_made_from_the_text_at_proposal_time() -> None:
     text = f"# Vinduer\n\n{PARAGRAPH}\n\n## Karmer\n\n{PARAGRAPH}\n"
     for entry in entries(text):
