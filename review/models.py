@@ -67,7 +67,22 @@ class Plan(models.Model):
         return f"Plan {self.pk} for {self.document}"
 
 
-class Entry(models.Model):
+class Decided(models.Model):
+    """What a person decides on: who decided last, when, their note, and the optimistic
+    version that `review.decisions.decide` checks and bumps."""
+
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        abstract = True
+
+
+class Entry(Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         ACCEPTED = "accepted", "Accepted"
@@ -101,12 +116,6 @@ class Entry(models.Model):
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True)
-    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["plan", "position"]
@@ -119,7 +128,7 @@ class Entry(models.Model):
         return self.path
 
 
-class Case(models.Model):
+class Case(Decided):
     class Verdict(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         UPHELD = "upheld", "Upheld"
@@ -145,12 +154,6 @@ class Case(models.Model):
     verdict = models.CharField(
         max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED, db_index=True
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True)
-    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -187,7 +190,7 @@ class Evidence(models.Model):
         return f"{self.case} {self.ev_id}"
 
 
-class Answer(models.Model):
+class Answer(Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         PUBLISHED = "published", "Published"
@@ -206,12 +209,6 @@ class Answer(models.Model):
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
     )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    decided_at = models.DateTimeField(null=True, blank=True)
-    note = models.TextField(blank=True)
-    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
