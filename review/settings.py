@@ -70,6 +70,17 @@ DATABASES = {
         conn_max_age=0,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Two reviewers deciding at once: IMMEDIATE makes a writer wait for the lock (up to
+    # the timeout) instead of failing with "database is locked"; WAL lets readers go on
+    # while someone writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 10,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = []  # the demo users share the password "demo"
