@@ -32,6 +32,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A deletion would change what decisions stand on with no row in the log.
+        return False
+
 
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
@@ -163,3 +167,6 @@ class ApiTokenAdmin(ReadOnlyAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name", "user__username"]
     list_select_related = ["user"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return request.user.has_perm("review.delete_apitoken")

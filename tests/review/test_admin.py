@@ -117,3 +117,17 @@ def test_api_tokens_are_made_by_the_command_not_the_admin_but_can_be_revoked(
     assert admin_client.get(reverse("admin:review_apitoken_add")).status_code == 403
     admin_client.post(reverse("admin:review_apitoken_delete", args=[token.pk]), {"post": "yes"})
     assert not ApiToken.objects.exists()
+
+
+@pytest.mark.parametrize("model", ["plan", "entry", "document"])
+def test_the_admin_cannot_delete_what_decisions_are_made_on(admin_client, model: str) -> None:
+    entry = stored_entry(
+        "# A\n\nBody text.\n", name="n501.md", digest="d" * 64, path="a", title="A"
+    )
+    obj = {"plan": entry.plan, "entry": entry, "document": entry.plan.document}[model]
+    response = admin_client.post(
+        reverse(f"admin:review_{model}_delete", args=[obj.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 403
+    assert type(obj).objects.filter(pk=obj.pk).exists()
+    assert not Decision.objects.exists()
