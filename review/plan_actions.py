@@ -377,6 +377,7 @@ def undo(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
     target = undo_target(entry)
     if target is None:
         raise ActionRefused("There is nothing on this entry to undo.")
+    _check_restorable(entry, {k: v for k, v in target.before.items() if k in RESTORABLE})
     return take_back(
         entry,
         target,
@@ -386,6 +387,41 @@ def undo(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
         note=note,
         fields=RESTORABLE,
     )
+
+
+def _check_restorable(entry: Entry, restored: dict) -> None:
+    """Refuse an undo that would put back what the neighbours have since made wrong: the
+    same rules reject, merge and edit keep."""
+    state = restored.get("state", entry.state)
+    start = restored.get("span_start", entry.span_start)
+    end = restored.get("span_end", entry.span_end)
+    path = restored.get("path", entry.path)
+    previous, following = _previous(entry), _following(entry)
+    if state == State.REJECTED and following is not None and following.state == State.MERGED:
+        raise ActionRefused(
+            f"Undoing would reject this entry, but “{following.title}” is merged into it; "
+            "undo that merge first."
+        )
+    if state == State.MERGED and (previous is None or previous.state == State.REJECTED):
+        raise ActionRefused(
+            "Undoing would merge this entry into the one before it, which is rejected "
+            "(or there is none)."
+        )
+    if previous is not None and start < previous.span_end:
+        raise ActionRefused(
+            f"Undoing would start this entry at {start}, before the previous entry "
+            f"(“{previous.title}”) ends at {previous.span_end}; edit it instead."
+        )
+    if following is not None and end > following.span_start:
+        raise ActionRefused(
+            f"Undoing would end this entry at {end}, after the next entry "
+            f"(“{following.title}”) starts at {following.span_start}; edit it instead."
+        )
+    if path != entry.path and entry.plan.entries.filter(path=path).exclude(pk=entry.pk).exists():
+        raise ActionRefused(
+            f"Undoing would give this entry the path {path}, which another entry of this plan "
+            "already has; edit it instead."
+        )
 
 
 @dataclass(frozen=True)

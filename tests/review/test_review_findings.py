@@ -1,0 +1,78 @@
+"""Defects found in review, each pinned by the test that showed it."""
+
+from __future__ import annotations
+
+import pytest
+
+from review import plan_actions
+from review.models import Decision, Entry
+from tests.review.plan_view_builders import entries_of, make_plan
+from tests.review.user_builders import user_in
+
+pytestmark = pytest.mark.django_db
+
+State = Entry.State
+
+
+@pytest.fixture
+def editor(django_user_model):
+    return user_in(django_user_model, "edith", "Editors")
+
+
+def fresh(entry: Entry) -> Entry:
+    return Entry.objects.select_related("plan__document").get(pk=entry.pk)
+
+
+# --- an undo never puts an entry into a state its action would refuse ------------------------
+
+
+def test_undo_does_not_reject_an_entry_that_another_is_merged_into(editor) -> None:
+    first, second = entries_of(make_plan(3))[:2]
+    plan_actions.reject(fresh(first), actor=editor, version=fresh(first).version)
+    plan_actions.accept(fresh(first), actor=editor, version=fresh(first).version)
+    plan_actions.merge_into_previous(fresh(second), actor=editor, version=fresh(second).version)
+    count = Decision.objects.count()
+    with pytest.raises(plan_actions.ActionRefused, match="is merged into it"):
+        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    assert fresh(first).state == State.ACCEPTED
+    assert Decision.objects.count() == count
+
+
+def test_undo_does_not_merge_an_entry_into_a_rejected_one(editor) -> None:
+    first, second = entries_of(make_plan(3))[:2]
+    plan_actions.merge_into_previous(fresh(second), actor=editor, version=fresh(second).version)
+    plan_actions.accept(fresh(second), actor=editor, version=fresh(second).version)
+    plan_actions.reject(fresh(first), actor=editor, version=fresh(first).version)
+    with pytest.raises(plan_actions.ActionRefused, match="is rejected"):
+        plan_actions.undo(fresh(second), actor=editor, version=fresh(second).version)
+    assert fresh(second).state == State.ACCEPTED
+
+
+def _edit(entry, editor, **values):
+    entry = fresh(entry)
+    fields = {"title": entry.title, "path": entry.path, "start": entry.span_start}
+    fields |= {"end": entry.span_end, "keep_boundaries": True} | values
+    request = plan_actions.EditRequest(**fields)
+    return plan_actions.edit(entry, request, actor=editor, version=entry.version)
+
+
+def test_undo_does_not_put_back_a_span_the_next_entry_now_covers(editor) -> None:
+    entries = entries_of(make_plan(3))
+    first, second = entries[1], entries[2]
+    end, start = first.span_end, second.span_start
+    _edit(first, editor, end=end - 20)
+    _edit(second, editor, start=start - 20)
+    with pytest.raises(plan_actions.ActionRefused, match="next entry"):
+        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    assert fresh(first).span_end == end - 20
+
+
+def test_undo_does_not_put_back_a_path_another_entry_now_has(editor) -> None:
+    entries = entries_of(make_plan(3))
+    first, second = entries[1], entries[2]
+    old_path = first.path
+    _edit(first, editor, path="handbook/renamed")
+    _edit(second, editor, path=old_path)
+    with pytest.raises(plan_actions.ActionRefused, match="already has"):
+        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    assert fresh(first).path == "handbook/renamed"
