@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -275,6 +276,26 @@ def _ensure_open(plan: Plan) -> None:
         raise ActionRefused(FROZEN)
 
 
+@contextmanager
+def _while_open(entry: Entry):
+    """A transaction in which `entry`'s plan is open as committed now, not as it was loaded:
+    a plan adjudicated since the page was drawn is frozen all the same."""
+    with transaction.atomic():
+        # Lock the entry's row (adjudication locks entries before it reads the plan), then
+        # read the plan's status as committed: one query.
+        open_row = Entry.objects.select_for_update(of=("self",)).filter(
+            pk=entry.pk, plan__status=Plan.Status.OPEN
+        )
+        if not list(open_row.values_list("pk", flat=True)):
+            raise ActionRefused(FROZEN)
+        yield
+
+
+def _decide_while_open(entry: Entry, **decision) -> Decision:
+    with _while_open(entry):
+        return decide(entry, **decision)
+
+
 def _decided(actor, state: str, note: str) -> dict:
     return {
         "state": state,
@@ -287,7 +308,7 @@ def _decided(actor, state: str, note: str) -> dict:
 def _set_state(
     entry: Entry, state: str, *, action: str, actor, version: int, note: str
 ) -> Decision:
-    return decide(
+    return _decide_while_open(
         entry,
         expected_version=version,
         actor=actor,
@@ -362,7 +383,7 @@ def confirm_anchor(entry: Entry, *, actor, version: int, note: str = "") -> Deci
     changes.update(
         {name: value for name, value in anchor.to_dict().items() if getattr(entry, name) != value}
     )
-    return decide(
+    return _decide_while_open(
         entry,
         expected_version=version,
         actor=actor,
@@ -378,15 +399,16 @@ def undo(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
     if target is None:
         raise ActionRefused("There is nothing on this entry to undo.")
     _check_restorable(entry, {k: v for k, v in target.before.items() if k in RESTORABLE})
-    return take_back(
-        entry,
-        target,
-        actor=actor,
-        expected_version=version,
-        action="entry.undo",
-        note=note,
-        fields=RESTORABLE,
-    )
+    with _while_open(entry):
+        return take_back(
+            entry,
+            target,
+            actor=actor,
+            expected_version=version,
+            action="entry.undo",
+            note=note,
+            fields=RESTORABLE,
+        )
 
 
 def _check_restorable(entry: Entry, restored: dict) -> None:
@@ -396,7 +418,9 @@ def _check_restorable(entry: Entry, restored: dict) -> None:
     start = restored.get("span_start", entry.span_start)
     end = restored.get("span_end", entry.span_end)
     path = restored.get("path", entry.path)
-    previous, following = _previous(entry), _following(entry)
+    # Only what the undo would move can clash with a neighbour: ask for no other.
+    previous = _previous(entry) if state == State.MERGED or start < entry.span_start else None
+    following = _following(entry) if state == State.REJECTED or end > entry.span_end else None
     if state == State.REJECTED and following is not None and following.state == State.MERGED:
         raise ActionRefused(
             f"Undoing would reject this entry, but “{following.title}” is merged into it; "
@@ -468,7 +492,7 @@ def edit(entry: Entry, request: EditRequest, *, actor, version: int) -> Decision
     edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
     state = State.EDITED if edited else State.ACCEPTED
     changes.update(_decided(actor, state, request.note))
-    return decide(
+    return _decide_while_open(
         entry,
         expected_version=version,
         actor=actor,

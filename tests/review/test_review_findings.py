@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from review import plan_actions
+from review.adapters.plans import adjudicate_plan
 from review.models import Decision, Entry
 from tests.review.plan_view_builders import entries_of, make_plan
 from tests.review.user_builders import user_in
@@ -76,3 +77,16 @@ def test_undo_does_not_put_back_a_path_another_entry_now_has(editor) -> None:
     with pytest.raises(plan_actions.ActionRefused, match="already has"):
         plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
     assert fresh(first).path == "handbook/renamed"
+
+
+def test_an_entry_loaded_before_the_plan_was_adjudicated_cannot_change_it(editor) -> None:
+    plan = make_plan(2)
+    for entry in entries_of(plan):
+        plan_actions.accept(fresh(entry), actor=editor, version=fresh(entry).version)
+    loaded = fresh(entries_of(plan)[1])  # the page was drawn while the plan was open
+    adjudicate_plan(plan, editor, plan.version)
+    count = Decision.objects.count()
+    with pytest.raises(plan_actions.ActionRefused, match="frozen"):
+        plan_actions.reject(loaded, actor=editor, version=loaded.version)
+    assert fresh(loaded).state == State.ACCEPTED
+    assert Decision.objects.count() == count
