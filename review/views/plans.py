@@ -18,6 +18,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from review import plan_actions
@@ -213,7 +214,10 @@ def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse("\n".join(refused.problems), status=409, content_type="text/plain")
     stem = PurePath(plan.document.name).stem or "document"
     response = HttpResponse(payload, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{stem}-plan-{plan.pk}.json"'
+    # The document's name is untrusted text: quoted (and UTF-8 encoded) by Django.
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{stem}-plan-{plan.pk}.json"
+    )
     return response
 
 

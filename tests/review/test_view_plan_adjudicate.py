@@ -9,7 +9,7 @@ import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review import plan_actions
-from review.adapters.plans import export_plan
+from review.adapters.plans import adjudicate_plan, export_plan
 from review.models import Decision, Entry, Plan
 from tests.review.plan_view_builders import entries_of, make_plan
 from tests.review.user_builders import user_in
@@ -109,3 +109,22 @@ def test_a_reader_may_not_adjudicate_and_get_405_on_get(client, editor, django_u
     assert client.get(f"/plans/{plan.pk}/adjudicate/").status_code == 405
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ('we"ird.md', 'attachment; filename="we\\"ird-plan-{pk}.json"'),
+        ("文书.md", "attachment; filename*=utf-8''%E6%96%87%E4%B9%A6-plan-{pk}.json"),
+    ],
+)
+def test_the_download_s_file_name_is_quoted_whatever_the_document_is_called(
+    client, editor, name: str, expected: str
+) -> None:
+    plan = make_plan(3, name=name)
+    decide_all(plan, editor)
+    adjudicate_plan(plan, editor, plan.version)
+    client.force_login(editor)
+    response = client.get(f"/plans/{plan.pk}/export.json")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == expected.format(pk=plan.pk)
