@@ -508,6 +508,10 @@ def _checked_edit(entry: Entry, request: EditRequest, text: str) -> tuple[str, s
     path = (request.path or "").strip()
     start = _offset(request.start, "start", errors)
     end = _offset(request.end, "end", errors)
+    for name, value in (("title", title), ("path", path)):
+        limit = Entry._meta.get_field(name).max_length
+        if len(value) > limit:
+            errors.setdefault(name, []).append(f"At most {limit} characters, not {len(value)}.")
     if errors:
         raise EditRefused(errors)
     if not 0 <= start < end <= len(text):

@@ -90,3 +90,13 @@ def test_an_entry_loaded_before_the_plan_was_adjudicated_cannot_change_it(editor
         plan_actions.reject(loaded, actor=editor, version=loaded.version)
     assert fresh(loaded).state == State.ACCEPTED
     assert Decision.objects.count() == count
+
+
+@pytest.mark.parametrize("field", ["title", "path"])
+def test_an_edit_longer_than_its_column_is_refused_naming_the_field(editor, field) -> None:
+    entry = entries_of(make_plan(2))[1]
+    long = {"title": "T" * 501, "path": "handbook/" + "a" * 492}[field]
+    with pytest.raises(plan_actions.EditRefused) as refused:
+        _edit(entry, editor, **{field: long})
+    assert "500" in " ".join(refused.value.errors[field])
+    assert getattr(fresh(entry), field) == getattr(entry, field)
