@@ -138,6 +138,23 @@
     }
   });
 
+  // A key moves on to the next entry before the server answers. When the server refuses the
+  // decision (409: someone decided first; 422: not possible), go back to the refused entry and
+  // read out why, so the editor does not walk on past a decision that never landed.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
+    const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    const match = path.match(/\/entries\/(\d+)\/[a-z-]+\/$/);
+    if (!match || !rowOf(match[1]) || match[1] === currentId) return;
+    setCurrent(match[1]);
+    const row = rowOf(match[1]);
+    const number = row.querySelector(".entry-no");
+    const message = row.querySelector(".row-message");
+    announce((number ? "Entry " + number.textContent.trim() + ": " : "") +
+      (message ? message.textContent.trim() : "not applied."));
+  });
+
   // After htmx swaps a row (or the counters), keep one current entry, keep focus on it, and
   // when the plan has just become ready hand the keyboard to "Adjudicate plan".
   document.addEventListener("htmx:afterSettle", function (event) {

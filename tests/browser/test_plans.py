@@ -149,3 +149,26 @@ def test_with_javascript_off_an_editor_still_decides_and_edits(
     finally:
         context.close()
     assert Entry.objects.get(pk=second.pk).state == "proposed"
+
+
+def test_a_refused_keyboard_decision_brings_the_editor_back_to_the_entry_and_says_why(
+    page, reviewers
+) -> None:
+    plan = make_plan(3)
+    first, second, third = entries_of(plan)[:3]
+    first = Entry.objects.select_related("plan").get(pk=first.pk)
+    plan_actions.reject(first, actor=reviewers["editor"], version=first.version)
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/?entry={second.pk}")
+    expect(row(page, second)).to_be_focused()
+
+    # "m" moves on at once; the server refuses (the entry before is rejected), so the
+    # keyboard goes back to the refused entry and the live region reads out the reason.
+    page.keyboard.press("m")
+    expect(row(page, second)).to_be_focused()
+    expect(row(page, second).locator(".row-message")).to_contain_text("is rejected")
+    expect(page.locator("#announce")).to_contain_text("is rejected")
+    expect_state(page, second, "proposed")
+    page.keyboard.press("a")
+    expect_state(page, second, "accepted")
+    expect(row(page, third)).to_be_focused()
