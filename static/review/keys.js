@@ -50,6 +50,8 @@
 
   function setCurrent(id, options) {
     if (id == null) return;
+    // A message about the entry just left ("Undo is not available...") no longer applies.
+    if (String(id) !== currentId) announce("");
     currentId = String(id);
     const found = markCurrent(currentId);
     if (found.row && (!options || options.focus !== false)) {
@@ -87,6 +89,7 @@
       return;
     }
     keyboardAction = true;
+    announce("");
     control.click();
     if (ADVANCING.has(action)) move(1);
   }
@@ -94,8 +97,15 @@
   function toggleHelp(force) {
     const help = document.querySelector("[data-keys-help]");
     if (!help) return;
+    const wasInside = help.contains(document.activeElement);
     help.open = force === undefined ? !help.open : force;
-    if (help.open) help.querySelector("summary").focus();
+    if (help.open) {
+      help.querySelector("summary").focus();
+    } else if (wasInside) {
+      // Closing the keys hands the keyboard back to the entry it was on.
+      const row = rowOf(currentId);
+      if (row) row.focus({ preventScroll: true });
+    }
   }
 
   function typing(target) {
@@ -136,6 +146,11 @@
       if (target.classList.contains("seg-mark")) event.preventDefault();
       setCurrent(entryIdOf(target), { scroll: !target.classList.contains("entry") });
     }
+  });
+
+  // Saving or cancelling an edit starts afresh: an earlier message no longer applies.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) announce("");
   });
 
   // A key moves on to the next entry before the server answers. When the server refuses the

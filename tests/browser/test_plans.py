@@ -37,6 +37,7 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
     expect(page.get_by_role("group", name="Keyboard keys")).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.get_by_role("group", name="Keyboard keys")).to_be_hidden()
+    expect(row(page, first)).to_be_focused()
 
     page.keyboard.press("a")
     expect_state(page, first, "accepted")
@@ -52,6 +53,8 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
     # Back to the rejected entry, take the rejection back, and accept it instead.
     page.keyboard.press("k")
     expect(row(page, third)).to_be_focused()
+    # The reason was about the entry left behind; it is not read out again for this one.
+    expect(page.locator("#announce")).to_have_text("")
     page.keyboard.press("u")
     expect_state(page, third, "proposed")
     page.keyboard.press("a")
@@ -172,3 +175,5 @@ def test_a_refused_keyboard_decision_brings_the_editor_back_to_the_entry_and_say
     page.keyboard.press("a")
     expect_state(page, second, "accepted")
     expect(row(page, third)).to_be_focused()
+    # The reason was about the entry left behind; it is not read out again for this one.
+    expect(page.locator("#announce")).to_have_text("")
