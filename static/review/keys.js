@@ -175,8 +175,18 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     const editing = document.querySelector(".entry.editing [data-autofocus]");
     if (editing && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) {
-      editing.focus();
-      editing.select();
+      // The form came back with a question (snap to a paragraph boundary?) or an error: put the
+      // keyboard there, not back on the title, where typing would overwrite it.
+      const offer = document.querySelector(".entry.editing .offers button");
+      const invalid = document.querySelector('.entry.editing [aria-invalid="true"]');
+      if (offer) {
+        offer.focus();
+      } else if (invalid) {
+        invalid.focus();
+      } else {
+        editing.focus();
+        editing.select();
+      }
       return;
     }
     markCurrent(currentId);

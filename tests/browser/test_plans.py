@@ -177,3 +177,30 @@ def test_a_refused_keyboard_decision_brings_the_editor_back_to_the_entry_and_say
     expect(row(page, third)).to_be_focused()
     # The reason was about the entry left behind; it is not read out again for this one.
     expect(page.locator("#announce")).to_have_text("")
+
+
+def test_an_edit_that_comes_back_with_a_question_or_an_error_puts_the_keyboard_there(
+    page, reviewers
+) -> None:
+    plan = make_plan(2)
+    entry = entries_of(plan)[1]
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/?entry={entry.pk}")
+    page.keyboard.press("e")
+    expect(page.get_by_label("Title")).to_be_focused()
+
+    path = page.get_by_label("Path")
+    path.fill("Not A Path!")
+    path.press("Enter")
+    expect(path).to_be_focused()
+    expect(path).to_have_attribute("aria-invalid", "true")
+    expect(page.locator(f"#edit-path-error-{entry.pk}")).to_contain_text("Not A Path!")
+
+    path.fill(entry.path)
+    page.get_by_label("Start").fill(str(entry.span_start + 3))
+    page.get_by_label("Start").press("Enter")
+    # A start inside a paragraph: the nearest boundaries are offered, and the first has focus.
+    expect(row(page, entry).locator(".offers button").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(row(page, entry)).not_to_have_class(re.compile(r"\bediting\b"))
+    assert Decision.objects.filter(action__startswith="entry.").count() == 1
