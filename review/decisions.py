@@ -8,7 +8,7 @@ WHERE no longer matches, so it is refused instead of silently overwriting.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
 from django.db.models import F, Model
@@ -64,14 +64,18 @@ def decide(
     changes: dict,
     note: str = "",
     undoes: Decision | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> Decision:
     """Apply `changes` to `obj` if it is still at `expected_version`, and log it.
 
     Raises StaleVersion (and changes nothing) when the row has moved on. On success
-    `obj` holds the new values and version, and the new log row is returned.
+    `obj` holds the new values and version, and the new log row is returned. `guard`, when
+    given, runs first in the same transaction and refuses by raising (nothing is written).
     """
     model = type(obj)
     with transaction.atomic():
+        if guard is not None:
+            guard()
         # If the UPDATE below matches the version `obj` was loaded at, the row has not
         # changed since, so `obj` already is the "before" picture: no need to read it again.
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)

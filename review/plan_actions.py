@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -276,24 +275,18 @@ def _ensure_open(plan: Plan) -> None:
         raise ActionRefused(FROZEN)
 
 
-@contextmanager
-def _while_open(entry: Entry):
-    """A transaction in which `entry`'s plan is open as committed now, not as it was loaded:
-    a plan adjudicated since the page was drawn is frozen all the same."""
-    with transaction.atomic():
-        # Lock the entry's row (adjudication locks entries before it reads the plan), then
-        # read the plan's status as committed: one query.
-        open_row = Entry.objects.select_for_update(of=("self",)).filter(
-            pk=entry.pk, plan__status=Plan.Status.OPEN
-        )
-        if not list(open_row.values_list("pk", flat=True)):
-            raise ActionRefused(FROZEN)
-        yield
-
-
 def _decide_while_open(entry: Entry, **decision) -> Decision:
-    with _while_open(entry):
-        return decide(entry, **decision)
+    return decide(entry, guard=lambda: _ensure_still_open(entry), **decision)
+
+
+def _ensure_still_open(entry: Entry) -> None:
+    """Refuse, inside the decision's transaction, if the plan is no longer open as committed
+    now (not as it was loaded): a plan adjudicated since the page was drawn is frozen."""
+    # The entry's row first (adjudication locks entries before it freezes the plan), then
+    # the plan's status in a statement of its own, so that it sees what that committed.
+    list(Entry.objects.select_for_update().filter(pk=entry.pk).values_list("pk"))
+    if not Plan.objects.filter(pk=entry.plan_id, status=Plan.Status.OPEN).exists():
+        raise ActionRefused(FROZEN)
 
 
 def _decided(actor, state: str, note: str) -> dict:
@@ -399,16 +392,16 @@ def undo(entry: Entry, *, actor, version: int, note: str = "") -> Decision:
     if target is None:
         raise ActionRefused("There is nothing on this entry to undo.")
     _check_restorable(entry, {k: v for k, v in target.before.items() if k in RESTORABLE})
-    with _while_open(entry):
-        return take_back(
-            entry,
-            target,
-            actor=actor,
-            expected_version=version,
-            action="entry.undo",
-            note=note,
-            fields=RESTORABLE,
-        )
+    return take_back(
+        entry,
+        target,
+        actor=actor,
+        expected_version=version,
+        action="entry.undo",
+        note=note,
+        fields=RESTORABLE,
+        guard=lambda: _ensure_still_open(entry),
+    )
 
 
 def _check_restorable(entry: Entry, restored: dict) -> None:

@@ -5,7 +5,7 @@ undo is never itself taken back.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from django.db.models import Model, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -46,6 +46,7 @@ def take_back(
     action: str,
     note: str,
     fields: Collection[str] | None = None,
+    guard: Callable[[], None] | None = None,
 ) -> Decision:
     """Put back on `obj` what `target` replaced (only `fields` of it, when given), as a new
     decision that names `target` as the one it undoes."""
@@ -62,6 +63,7 @@ def take_back(
         changes=changes,
         note=note,
         undoes=target,
+        guard=guard,
     )
 
 

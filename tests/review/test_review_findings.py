@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.contrib.auth.models import User
+from django.db import connection, connections
 
 from review import plan_actions
+from review.adapters import plans as plans_adapter
 from review.adapters.plans import adjudicate_plan
 from review.models import Decision, Entry
 from tests.review.plan_view_builders import entries_of, make_plan
@@ -100,3 +106,42 @@ def test_an_edit_longer_than_its_column_is_refused_naming_the_field(editor, fiel
         _edit(entry, editor, **{field: long})
     assert "500" in " ".join(refused.value.errors[field])
     assert getattr(fresh(entry), field) == getattr(entry, field)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refused(
+    monkeypatch,
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite cannot overlap the two transactions on row locks")
+    editor = user_in(User, "edith", "Editors")
+    plan = make_plan(2)
+    for entry in entries_of(plan):
+        plan_actions.accept(fresh(entry), actor=editor, version=fresh(entry).version)
+    loaded = fresh(entries_of(plan)[1])
+    locked = threading.Event()
+    payload = plans_adapter._adjudicated_payload
+
+    def slow_payload(*args):
+        locked.set()  # the entries are locked; the plan is not frozen yet
+        time.sleep(0.5)
+        return payload(*args)
+
+    monkeypatch.setattr(plans_adapter, "_adjudicated_payload", slow_payload)
+    outcome: list[object] = []
+
+    def reject() -> None:
+        try:
+            locked.wait(timeout=30)
+            outcome.append(plan_actions.reject(loaded, actor=editor, version=loaded.version))
+        except Exception as error:  # surfaced by the assertions below
+            outcome.append(error)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reject)
+    thread.start()
+    adjudicate_plan(plan, editor, plan.version)
+    thread.join(timeout=60)
+    assert isinstance(outcome[0], plan_actions.ActionRefused), outcome
+    assert fresh(loaded).state == State.ACCEPTED
