@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from grounding.anchors import PLACED, Anchor, locate, make_anchor
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
-from review.decisions import decide
+from review.decisions import StaleVersion, decide, latest_decision
 from review.models import Decision, Document, Entry, Plan
 from review.undo import last_undoable, take_back, undoable
 
@@ -454,6 +454,10 @@ class EditRequest:
 
 def edit(entry: Entry, request: EditRequest, *, actor, version: int) -> Decision:
     _ensure_open(entry.plan)
+    if version != entry.version:
+        # Offers and field errors redraw the form at the entry's version now: one the editor
+        # never saw is a conflict first, or the next submit would overwrite it unseen.
+        raise StaleVersion(entry, latest_decision(entry))
     text = document_text(entry.plan)
     title, path, start, end = _checked_edit(entry, request, text)
     offers = {}

@@ -132,3 +132,29 @@ def test_cancel_brings_the_row_back(client, editor, plan) -> None:
     assert body.lstrip().startswith(f'<li id="entry-{entry.pk}"')
     plain = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/")
     assert plain.status_code == 302
+
+
+def test_a_boundary_offer_on_a_stale_version_answers_409_instead_of_a_form_with_the_new_one(
+    client, editor, plan
+) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    seen = entry.version
+    # Someone else decides the entry after this editor opened the form.
+    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+    response = post_edit(client, entry, version=seen, start=entry.span_start + 5)
+    assert response.status_code == 409
+    body = response.content.decode()
+    assert "Keep my boundaries" not in body  # no offer to submit at the new version
+    assert "Not applied" in body
+    assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]
+
+
+def test_a_refused_edit_on_a_stale_version_answers_409_too(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    seen = entry.version
+    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+    response = post_edit(client, entry, version=seen, path="Not A Path!")
+    assert response.status_code == 409
+    assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]
