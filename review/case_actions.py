@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Model
 from django.utils import timezone
 
-from review.decisions import decide
+from review.decisions import StaleVersion, decide, latest_decision
 from review.models import Case, Decision
 from review.undo import last_undoable, take_back
 
@@ -48,6 +48,10 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     """Record a moderator's verdict. Raises StaleVersion when the case moved on."""
     action = VERDICT_ACTIONS[name]
     note = note.strip()
+    if case.version != expected_version:
+        # The refusal below redraws the panel at the case's version now: a verdict the
+        # moderator never saw is a conflict first, or the next submit would overwrite it.
+        raise StaleVersion(case, latest_decision(case))
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
     return record_decision(

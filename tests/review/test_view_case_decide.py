@@ -158,3 +158,14 @@ def test_an_unknown_case_or_action_is_not_found(client, moderator, case):
 def test_a_post_without_the_version_seen_is_refused(client, moderator, case):
     assert client.post(f"/cases/{case.pk}/uphold/", {}).status_code == 400
     assert decisions_on(case) == []
+
+
+def test_a_missing_note_on_a_stale_version_answers_409_not_a_form_at_the_new_version(
+    client, moderator, case
+):
+    # Someone else upholds the case after this moderator opened it at version 1.
+    client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
+    response = client.post(f"/cases/{case.pk}/overturn/", {"version": 1}, headers=HTMX)
+
+    assert response.status_code == 409
+    assert [d.action for d in decisions_on(case)] == ["case.uphold"]
