@@ -57,6 +57,10 @@ NEEDS_CONFIRMATION = frozenset(
     {Entry.AnchorStatus.FUZZY, Entry.AnchorStatus.AMBIGUOUS, Entry.AnchorStatus.ORPHANED}
 )
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
+PLAN_FIELD_MAX = {
+    name: Plan._meta.get_field(name).max_length
+    for name in ("proposed_by", "extractor_id", "extractor_version")
+}
 
 
 class NothingProposed(ImportRefused):
@@ -209,6 +213,10 @@ def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, text: str
 
 def _check_fits_columns(plan: SegmentationPlan) -> None:
     problems = [
+        f"field {name!r} is longer than {limit} characters"
+        for name, limit in PLAN_FIELD_MAX.items()
+        if len(getattr(plan, name)) > limit
+    ] + [
         f"entry #{index} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
         for index, entry in enumerate(plan.entries)
         for name, limit in TEXT_FIELD_MAX.items()

@@ -273,3 +273,19 @@ def test_a_rejected_entry_does_not_count_as_a_collision() -> None:
 
     assert rejected.path not in collisions
     assert len(collisions) == first.entries.count() - 1
+
+
+@pytest.mark.parametrize(
+    ("field", "limit"), [("proposed_by", 200), ("extractor_id", 100), ("extractor_version", 50)]
+)
+def test_a_plan_whose_header_is_too_long_to_store_is_refused_naming_the_field(
+    document, field: str, limit: int
+) -> None:
+    before = row_counts()
+
+    with pytest.raises(ImportRefused) as refused:
+        import_plan(document, _payload_with(**{field: "x" * (limit + 1)}))
+
+    assert f"{field!r}" in str(refused.value)
+    assert f"longer than {limit} characters" in str(refused.value)
+    assert row_counts() == before
