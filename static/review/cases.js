@@ -74,6 +74,24 @@
     button.click();
   }
 
+  // A verdict that did not land (someone decided first) swaps in a fresh panel; put the note
+  // the moderator wrote back into it, so deciding again does not mean writing it again.
+  var sentNote = "";
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var note = event.detail.elt.closest && event.detail.elt.closest("[data-verdict-form]") &&
+      document.querySelector("[data-note]");
+    if (note) sentNote = note.value;
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "verdict") return;
+    pendingAction = null;
+    var note = document.querySelector("[data-note]");
+    if (note && !note.value && sentNote && event.detail.xhr && event.detail.xhr.status === 409) {
+      note.value = sentNote;
+    }
+    sentNote = "";
+  });
+
   function isTyping(target) {
     return target.closest && target.closest("input, textarea, select, [contenteditable]");
   }

@@ -53,6 +53,32 @@ def test_an_editor_publishes_an_answer_without_leaving_the_page(page, answer):
     panel = page.locator("#decision")
     expect(panel).to_contain_text("Published")
     expect(panel.get_by_role("button", name="Withdraw")).to_be_visible()
+    # The button pressed was swapped away; the focus lands on the new state, not on the page.
+    expect(panel.locator(".verdict-state")).to_be_focused()
     answer.refresh_from_db()
     assert answer.state == Answer.State.PUBLISHED
     assert Decision.objects.filter(action="answer.publish", object_id=str(answer.pk)).exists()
+
+
+def test_publishing_an_answer_someone_withdrew_first_says_so_and_what_to_do(
+    page, browser, live_server, answer
+):
+    other = browser.new_context(base_url=live_server.url)
+    try:
+        first = other.new_page()
+        log_in(first, "editor")
+        log_in(page, "editor")
+        first.goto(f"/answers/{answer.pk}/")
+        page.goto(f"/answers/{answer.pk}/")
+        first.get_by_role("button", name="Withdraw").click()
+        expect(first.locator("#decision .verdict-state")).to_contain_text("Withdrawn")
+    finally:
+        other.close()
+
+    page.get_by_role("button", name="Publish").click()
+    alert = page.locator("#decision-stale")
+    expect(alert).to_be_focused()
+    expect(alert).to_contain_text("it is now withdrawn. Your decision was not saved.")
+    expect(alert).to_contain_text("Publish or withdraw again if you still want to.")
+    answer.refresh_from_db()
+    assert answer.state == Answer.State.WITHDRAWN

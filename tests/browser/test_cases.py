@@ -67,6 +67,8 @@ def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(p
     expect(panel).to_contain_text("Overturned")
     expect(panel).to_contain_text("by moderator")
     expect(panel).to_contain_text("Note: The earlier removals were for other things.")
+    # The keyboard leaves the note once the verdict lands: the next key decides, not types.
+    expect(panel.locator(".verdict-state")).to_be_focused()
     flagged_case.refresh_from_db()
     assert flagged_case.verdict == Case.Verdict.OVERTURNED
     decision = Decision.objects.get(object_type="case", object_id=str(flagged_case.pk))
@@ -74,6 +76,35 @@ def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(p
         "case.overturn",
         "The earlier removals were for other things.",
     )
+    page.keyboard.press("u")
+    expect(panel.locator(".verdict-state")).to_contain_text("Upheld")
+    assert page.get_by_label("Note").input_value() == ""
+
+
+def test_a_verdict_someone_else_gave_first_takes_the_focus_and_keeps_the_note(
+    page, browser, live_server, flagged_case
+):
+    other = browser.new_context(base_url=live_server.url)
+    try:
+        first = other.new_page()
+        log_in(first, "moderator")
+        log_in(page, "moderator")
+        first.goto(f"/cases/{flagged_case.pk}/")
+        page.goto(f"/cases/{flagged_case.pk}/")
+        first.get_by_role("button", name="Uphold").click()
+        expect(first.locator("#verdict .verdict-state")).to_contain_text("Upheld")
+    finally:
+        other.close()
+
+    page.get_by_label("Note").fill("The earlier removals were for other things.")
+    page.get_by_role("button", name="Overturn").click()
+    alert = page.locator("#verdict-stale")
+    expect(alert).to_be_focused()
+    expect(alert).to_contain_text("it is now upheld. Your decision was not saved.")
+    expect(alert).to_contain_text("Decide again if you still want to.")
+    expect(page.get_by_label("Note")).to_have_value("The earlier removals were for other things.")
+    flagged_case.refresh_from_db()
+    assert flagged_case.verdict == Case.Verdict.UPHELD
 
 
 def test_markup_in_a_rationale_is_shown_as_text_and_never_runs(page, reviewers):

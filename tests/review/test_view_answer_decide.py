@@ -57,10 +57,16 @@ def test_a_plain_post_redirects_back_to_the_answer(client, editor, answer):
 def test_publishing_a_published_answer_is_refused(client, editor, answer):
     client.post(f"/answers/{answer.pk}/publish/", {"version": 1})
 
-    response = client.post(f"/answers/{answer.pk}/publish/", {"version": 2}, headers=HTMX)
+    response = client.post(
+        f"/answers/{answer.pk}/publish/", {"version": 2, "note": "Rechecked."}, headers=HTMX
+    )
 
+    body = response.content.decode()
     assert response.status_code == 422
-    assert "already published" in response.content.decode()
+    assert '<div class="alert" role="alert" id="decision-error">' in body
+    assert "already published" in body
+    # The note the editor wrote comes back in the field, tied to the reason it was refused.
+    assert 'aria-describedby="decision-error" autofocus>Rechecked.</textarea>' in body
     assert actions_on(answer) == ["answer.publish"]
 
 
