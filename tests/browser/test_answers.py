@@ -55,6 +55,7 @@ def test_an_editor_publishes_an_answer_without_leaving_the_page(page, answer):
     expect(panel.get_by_role("button", name="Withdraw")).to_be_visible()
     # The button pressed was swapped away; the focus lands on the new state, not on the page.
     expect(panel.locator(".verdict-state")).to_be_focused()
+    expect(page.locator("#state-badge")).to_have_text("State: published")
     answer.refresh_from_db()
     assert answer.state == Answer.State.PUBLISHED
     assert Decision.objects.filter(action="answer.publish", object_id=str(answer.pk)).exists()

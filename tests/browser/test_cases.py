@@ -69,6 +69,7 @@ def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(p
     expect(panel).to_contain_text("Note: The earlier removals were for other things.")
     # The keyboard leaves the note once the verdict lands: the next key decides, not types.
     expect(panel.locator(".verdict-state")).to_be_focused()
+    expect(page.locator("#verdict-badge")).to_have_text("Verdict: Overturned")
     flagged_case.refresh_from_db()
     assert flagged_case.verdict == Case.Verdict.OVERTURNED
     decision = Decision.objects.get(object_type="case", object_id=str(flagged_case.pk))
