@@ -49,6 +49,7 @@ from grounding.segmentation import (
 )
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
+from review.adapters.jsonl import _string_problem
 from review.decisions import decide
 from review.models import Document, Entry, Plan
 
@@ -135,6 +136,9 @@ def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
         ) from error
     if not isinstance(payload, dict):
         raise ImportRefused(f"the plan must be a JSON object, not {_json_kind(payload)}")
+    unstorable = _string_problem(payload)
+    if unstorable:
+        raise ImportRefused(f"the plan cannot be stored: {unstorable}")
     claimed = payload.get("source_sha256")
     if isinstance(claimed, str) and claimed != document.sha256:
         raise ImportRefused(

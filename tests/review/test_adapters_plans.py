@@ -289,3 +289,13 @@ def test_a_plan_whose_header_is_too_long_to_store_is_refused_naming_the_field(
     assert f"{field!r}" in str(refused.value)
     assert f"longer than {limit} characters" in str(refused.value)
     assert row_counts() == before
+
+
+def test_a_plan_with_a_nul_character_is_refused_on_every_database(document) -> None:
+    before = row_counts()
+    text = _payload_with(entries__1__title="Ti\u0000tle")
+
+    with pytest.raises(ImportRefused, match="NUL"):
+        import_plan(document, text)
+
+    assert row_counts() == before
