@@ -145,3 +145,13 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
     thread.join(timeout=60)
     assert isinstance(outcome[0], plan_actions.ActionRefused), outcome
     assert fresh(loaded).state == State.ACCEPTED
+
+
+def test_a_note_with_a_nul_character_is_refused_with_400_naming_the_field(client, editor) -> None:
+    entry = entries_of(make_plan(2))[1]
+    client.force_login(editor)
+    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/accept/"
+    response = client.post(url, {"version": entry.version, "note": "a\x00b"})
+    assert response.status_code == 400
+    assert "note" in response.content.decode()
+    assert not Decision.objects.exists()
