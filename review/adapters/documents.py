@@ -58,6 +58,10 @@ def store_document(name: str, data: bytes) -> Document:
         raise ImportRefused(str(error)) from error
     if not text.strip():
         raise ImportRefused(f"{name} holds no text (only whitespace was extracted from it)")
+    nul = text.find("\x00")
+    if nul >= 0:
+        # PostgreSQL cannot store it in text; refused on every database alike.
+        raise ImportRefused(f"{name}: its text holds the NUL character (\\u0000) at offset {nul}")
     try:
         # A savepoint, so a lost race with an identical upload leaves the caller's
         # transaction usable.

@@ -77,3 +77,9 @@ def test_a_pdf_is_stored_with_the_text_of_its_pages() -> None:
     assert document.media_type == "pdf"
     assert "1 Omfang" in document.text and "2 Brannkonsept" in document.text
     assert document.text.index("1 Omfang") < document.text.index("2 Brannkonsept")
+
+
+def test_a_document_whose_text_holds_a_nul_character_is_refused_on_every_database() -> None:
+    with pytest.raises(ImportRefused, match=r"NUL.*offset 7"):
+        store_document("nul.txt", b"# T\n\nab\x00cd\n")
+    assert not Document.objects.exists()
