@@ -155,3 +155,16 @@ def test_a_note_with_a_nul_character_is_refused_with_400_naming_the_field(client
     assert response.status_code == 400
     assert "note" in response.content.decode()
     assert not Decision.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "field"),
+    [("/cases/?reason=a%00b", "reason"), ("/answers/?q=a%00b", "q"), ("/cases/?tool=%00", "tool")],
+)
+def test_a_list_filter_with_a_nul_character_is_refused_with_400_naming_it(
+    client, editor, url: str, field: str
+) -> None:
+    client.force_login(editor)
+    response = client.get(url)
+    assert response.status_code == 400
+    assert repr(field) in response.content.decode()
