@@ -82,6 +82,17 @@ def test_an_htmx_filter_answers_with_the_queue_alone(client, reader):
     assert 'id="queue"' in body and "c-1" in body
 
 
+def test_an_htmx_filter_by_reason_marks_that_reason_current_in_the_counts_too(client, reader):
+    case = make_case("c-1", rationale=UNCITED)
+
+    response = client.get(f"/cases/?reason={case.validator_reason}", headers={"HX-Request": "true"})
+
+    body = response.content.decode()
+    assert 'id="reason-counts" aria-label="Cases by validator reason" hx-swap-oob="true"' in body
+    assert f'href="?reason={case.validator_reason}" aria-current="true"' in body
+    assert 'href="/cases/" aria-current="true"' not in body
+
+
 def test_the_queue_is_paginated(client, reader):
     for number in range(55):
         make_case(f"c-{number:02}")
