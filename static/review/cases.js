@@ -31,7 +31,7 @@
     return Array.prototype.slice.call(document.querySelectorAll("[data-sentence]"));
   }
 
-  function select(index) {
+  function select(index, options) {
     var all = sentences();
     if (!all.length) return;
     index = Math.max(0, Math.min(all.length - 1, index));
@@ -44,9 +44,19 @@
     var sentence = all[current];
     sentence.classList.add("is-current");
     highlightEvidence(sentence.dataset.cites.split(" "), true, "is-cited-by-current");
+    if (options && options.focus === false) return;
     sentence.focus({ preventScroll: true });
     sentence.scrollIntoView({ block: "nearest" });
   }
+
+  // A sentence reached another way (an "s2" link in the evidence table, a click, Tab to one of
+  // its citations) becomes the current one, so j and k walk on from there.
+  document.addEventListener("focusin", function (event) {
+    var sentence = event.target.closest && event.target.closest("[data-sentence]");
+    if (!sentence) return;
+    var index = sentences().indexOf(sentence);
+    if (index !== current) select(index, { focus: false });
+  });
 
   // --- Verdict keys -------------------------------------------------------------
   var pendingAction = null;

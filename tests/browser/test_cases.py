@@ -82,6 +82,22 @@ def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(p
     assert page.get_by_label("Note").input_value() == ""
 
 
+def test_a_sentence_reached_from_the_evidence_table_is_where_the_keys_walk_on_from(
+    page, flagged_case
+):
+    log_in(page, "reader")
+    page.goto(f"/cases/{flagged_case.pk}/")
+    page.wait_for_load_state()
+    sentences = page.locator("[data-sentence]")
+
+    page.get_by_role("link", name="sentence 2").click()
+    expect(sentences.nth(1)).to_be_focused()
+    expect(sentences.nth(1)).to_have_class(has_class("is-current"))
+    expect(page.locator("#ev-2")).to_have_class(has_class("is-cited-by-current"))
+    page.keyboard.press("j")
+    expect(sentences.nth(2)).to_be_focused()
+
+
 def test_a_verdict_someone_else_gave_first_takes_the_focus_and_keeps_the_note(
     page, browser, live_server, flagged_case
 ):
