@@ -172,11 +172,23 @@ def accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         except plan_actions.ActionRefused as refused:
             status, problem = 422, str(refused)
         else:
-            messages.success(request, f"Accepted {len(decisions)} entries of {rule}.")
+            message = f"Accepted {_entries(len(decisions))} of {rule}."
+            # A listed entry someone else decided meanwhile is left alone; say so, or the
+            # editor who confirmed a list of seven wonders why six were accepted.
+            if left := len(versions) - len(decisions):
+                message += (
+                    f" Left as someone else decided them meanwhile: {_entries(left)} on the list"
+                    " (the plan's history says who)."
+                )
+            messages.success(request, message)
             return redirect("plan", pk=plan.pk)
     candidates = plan_actions.rule_candidates(plan, rule)
     context = {"plan": plan, "rule": rule, "candidates": candidates, "problem": problem}
     return render(request, "review/plans/accept_rule.html", context, status=status)
+
+
+def _entries(count: int) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
 
 
 @require_POST

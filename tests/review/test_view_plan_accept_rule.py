@@ -62,6 +62,25 @@ def test_an_entry_changed_since_the_list_was_shown_refuses_them_all(
     assert not Decision.objects.filter(actor=editor).exists()
 
 
+def test_a_listed_entry_someone_else_decided_meanwhile_is_left_and_the_message_says_so(
+    client, editor, django_user_model
+) -> None:
+    plan = make_plan(2)
+    entries = entries_of(plan)
+    listed = [f"{entry.pk}:{entry.version}" for entry in entries]
+    last = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
+    plan_actions.reject(last, actor=user_in(django_user_model, "otto", "Editors"), version=1)
+    client.force_login(editor)
+    response = client.post(
+        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}, follow=True
+    )
+    assert [str(message) for message in response.context["messages"]] == [
+        "Accepted 2 entries of rule:heading. Left as someone else decided them meanwhile:"
+        " 1 entry on the list (the plan's history says who)."
+    ]
+    assert Entry.objects.get(pk=last.pk).state == "rejected"
+
+
 def test_a_reader_may_not_accept_by_rule(client, django_user_model) -> None:
     plan = make_plan(2)
     client.force_login(user_in(django_user_model, "rita", "Readers"))
