@@ -67,16 +67,20 @@ class RationaleReportError(ValueError):
     """A stored rationale report that cannot be read back."""
 
 
-class SentenceStatus(StrEnum):
-    """What a sentence of a rationale is, as far as its evidence goes."""
+class _Labelled(StrEnum):
+    """A string enum whose members also carry a label a person reads."""
 
     label: str
 
-    def __new__(cls, value: str, label: str) -> SentenceStatus:
+    def __new__(cls, value: str, label: str):
         member = str.__new__(cls, value)
         member._value_ = value
         member.label = label
         return member
+
+
+class SentenceStatus(_Labelled):
+    """What a sentence of a rationale is, as far as its evidence goes."""
 
     SUPPORTED = "supported", "supported"
     UNKNOWN_ID = "cites_unknown_id", "cites unknown id"
@@ -85,16 +89,8 @@ class SentenceStatus(StrEnum):
     NOT_A_CLAIM = "not_a_claim", "not a claim"
 
 
-class SentenceKind(StrEnum):
+class SentenceKind(_Labelled):
     """Why a sentence does or does not need a citation of its own."""
-
-    label: str
-
-    def __new__(cls, value: str, label: str) -> SentenceKind:
-        member = str.__new__(cls, value)
-        member._value_ = value
-        member.label = label
-        return member
 
     CLAIM = "claim", "claim"
     FRAMING = "framing", "framing: sums up what came before"
