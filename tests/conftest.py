@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.builders.users import user_in
+
 
 def _is_transactional(request: pytest.FixtureRequest) -> bool:
     marker = request.node.get_closest_marker("django_db")
@@ -34,3 +36,42 @@ def _decision_log_guard(request: pytest.FixtureRequest):
     yield
     if _is_transactional(request):
         log_guard.remove(connection)
+
+
+def pytest_configure() -> None:
+    # The real hasher is slow on purpose; a test signs in hundreds of times (healthchecks'
+    # test settings do the same, "for speed").
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def sign_in(client, django_user_model):
+    """Make a user in a group and sign them in on `client`: `sign_in("rita", "Readers")`."""
+
+    def sign_in(username: str, group: str | None = None):
+        user = user_in(django_user_model, username, group)
+        client.force_login(user)
+        return user
+
+    return sign_in
+
+
+# The people of the view tests, each signed in on `client` when asked for (the last one asked
+# for is the one signed in); tests that need another sign in call `client.force_login`.
+
+
+@pytest.fixture
+def editor(sign_in):
+    return sign_in("editor", "Editors")
+
+
+@pytest.fixture
+def moderator(sign_in):
+    return sign_in("moderator", "Moderators")
+
+
+@pytest.fixture
+def reader(sign_in):
+    return sign_in("reader", "Readers")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.review.user_builders import user_in
+from tests.builders.users import user_in
 
 # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests
 # make between page actions are still plain synchronous calls.

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from review.models import Answer, Decision
 from tests.browser.conftest import log_in
-from tests.review.case_answer_builders import make_answer, make_source
+from tests.builders.cases_answers import make_answer, make_source
 
 
 @pytest.fixture

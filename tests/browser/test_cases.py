@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from review.models import Case, Decision
 from tests.browser.conftest import log_in
-from tests.review.case_answer_builders import RULE_MATCH, make_case
+from tests.builders.cases_answers import RULE_MATCH, make_case
 
 HISTORY = ("user_history", "success", "Two earlier removals", 230, {"removals": 2})
 TIMEOUT = ("toxicity_classifier", "timeout", "Timed out", 5000, None)

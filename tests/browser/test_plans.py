@@ -13,7 +13,7 @@ from review import plan_actions
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from tests.browser.conftest import log_in
-from tests.review.plan_view_builders import entries_of, make_plan
+from tests.builders.plan_views import entries_of, make_plan
 
 
 def row(page, entry):

@@ -18,7 +18,7 @@ from review.adapters.plans import (
     propose_document,
 )
 from review.models import Entry, Plan
-from tests.review.plan_builders import (
+from tests.builders.plans import (
     CODE_TEXT,
     payload_text,
     proposed_payload,

@@ -8,7 +8,7 @@ from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
 from review.models import Document
-from tests.review.plan_builders import CODE_TEXT, row_counts, sha256
+from tests.builders.plans import CODE_TEXT, row_counts, sha256
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from review.adapters.plans import (
 )
 from review.decisions import StaleVersion, decide
 from review.models import Decision, Entry, Plan
-from tests.review.plan_builders import CODE_TEXT, payload_text, proposed_payload, row_counts
+from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +29,6 @@ ACTIONS = {
     "merged": "entry.merge",
     "rejected": "entry.reject",
 }
-
-
-@pytest.fixture
-def editor() -> User:
-    return User.objects.create_user("editor")
 
 
 @pytest.fixture

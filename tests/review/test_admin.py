@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from review.models import ApiToken, Decision, Plan
-from tests.review.plan_builders import stored_entry
+from tests.builders.plans import stored_entry
 
 pytestmark = pytest.mark.django_db
 

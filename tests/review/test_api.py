@@ -13,8 +13,8 @@ from django.utils import timezone
 from review.adapters.plans import adjudicate_plan
 from review.decisions import decide
 from review.models import Document, Entry, Plan
-from tests.review.api_builders import API_KEY, api_client, pipeline_user
-from tests.review.plan_builders import (
+from tests.builders.api import API_KEY, api_client, pipeline_user
+from tests.builders.plans import (
     CODE_TEXT,
     payload_text,
     proposed_payload,

@@ -8,9 +8,9 @@ import pytest
 from django.test import Client
 
 from review.models import Answer, Case
-from tests.review.api_builders import api_client, pipeline_user
-from tests.review.decision_builders import logged
-from tests.review.plan_builders import row_counts
+from tests.builders.api import api_client, pipeline_user
+from tests.builders.decisions import logged
+from tests.builders.plans import row_counts
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from django.utils import timezone
 from review.adapters.plans import adjudicate_plan, export_plan
 from review.decisions import decide
 from review.models import ApiToken, Decision, Document, Entry, Plan
-from tests.review.decision_builders import logged
-from tests.review.plan_builders import (
+from tests.builders.decisions import logged
+from tests.builders.plans import (
     CODE_TEXT,
     payload_text,
     proposed_payload,

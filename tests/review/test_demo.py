@@ -35,12 +35,6 @@ def run_demo() -> str:
     return out.getvalue()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    # The real hasher is slow on purpose; these tests run the demo many times.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def demo() -> str:
     return run_demo()

@@ -9,17 +9,11 @@ from review import plan_actions
 from review.adapters.plans import adjudicate_plan, export_plan
 from review.decisions import StaleVersion
 from review.models import Decision, Entry
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
 
 pytestmark = pytest.mark.django_db
 
 State = Entry.State
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
 
 
 @pytest.fixture
@@ -61,7 +55,7 @@ def test_a_decision_on_a_version_that_moved_is_refused_and_changes_nothing(plan,
     accept(entry, editor)
     with pytest.raises(StaleVersion) as refused:
         plan_actions.reject(fresh(entry), actor=editor, version=seen)
-    assert refused.value.latest.actor_name == "edith"
+    assert refused.value.latest.actor_name == "editor"
     assert fresh(entry).state == State.ACCEPTED
     assert Decision.objects.count() == 1
 

@@ -13,17 +13,12 @@ from review import plan_actions
 from review.adapters import plans as plans_adapter
 from review.adapters.plans import adjudicate_plan
 from review.models import Decision, Entry
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
 State = Entry.State
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
 
 
 def fresh(entry: Entry) -> Entry:

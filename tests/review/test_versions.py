@@ -10,7 +10,7 @@ from django.db import connection, connections
 
 from review.decisions import StaleVersion, decide
 from review.models import Decision, Entry
-from tests.review.plan_builders import stored_entry
+from tests.builders.plans import stored_entry
 
 pytestmark = pytest.mark.django_db
 

@@ -7,17 +7,12 @@ import pytest
 
 from review.answer_actions import decide_answer
 from review.models import Answer, Decision
-from tests.review.case_answer_builders import make_answer
-from tests.review.user_builders import user_in
+from tests.builders.cases_answers import make_answer
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def editor(sign_in):
-    return sign_in("editor", "Editors")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from grounding.citations import finalize
-from tests.review.case_answer_builders import make_answer, make_source
+from tests.builders.cases_answers import make_answer, make_source
 
 pytestmark = pytest.mark.django_db
 
@@ -17,16 +17,6 @@ MESSY = (
     "Escape routes need two exits [1, 2].\n\n"
     "Walls between compartments resist fire for sixty minutes."
 )
-
-
-@pytest.fixture
-def reader(sign_in):
-    return sign_in("reader", "Readers")
-
-
-@pytest.fixture
-def editor(sign_in):
-    return sign_in("editor", "Editors")
 
 
 def already_final(text: str) -> str:

@@ -9,14 +9,9 @@ from django.db import connection
 from grounding.citations import finalize
 from review.models import Answer
 from review.views.answers import search_answers
-from tests.review.case_answer_builders import make_answer, make_source
+from tests.builders.cases_answers import make_answer, make_source
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def reader(sign_in):
-    return sign_in("reader", "Readers")
 
 
 def answer_ids_in(response) -> list[str]:

@@ -7,17 +7,12 @@ import pytest
 
 from review.case_actions import decide_case
 from review.models import Case, Decision
-from tests.review.case_answer_builders import make_case
-from tests.review.user_builders import user_in
+from tests.builders.cases_answers import make_case
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def moderator(sign_in):
-    return sign_in("moderator", "Moderators")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.review.case_answer_builders import RULE_MATCH, make_case
+from tests.builders.cases_answers import RULE_MATCH, make_case
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +21,6 @@ MIXED = (
     "The author posts this in every thread they join. "
     "Recommendation: remove."
 )
-
-
-@pytest.fixture
-def reader(sign_in):
-    return sign_in("reader", "Readers")
-
-
-@pytest.fixture
-def moderator(sign_in):
-    return sign_in("moderator", "Moderators")
 
 
 def sentence_items(body: str) -> list[str]:

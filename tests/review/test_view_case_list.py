@@ -5,17 +5,12 @@ from __future__ import annotations
 import pytest
 
 from review.models import Case
-from tests.review.case_answer_builders import RULE_MATCH, make_case
+from tests.builders.cases_answers import RULE_MATCH, make_case
 
 pytestmark = pytest.mark.django_db
 
 UNCITED = "The post matched rule 2 [ev-1]. The author has done this many times before."
 TIMEOUT = ("user_history", "timeout", "History lookup timed out", 5000, None)
-
-
-@pytest.fixture
-def reader(sign_in):
-    return sign_in("reader", "Readers")
 
 
 def case_ids_in(response) -> list[str]:

@@ -11,15 +11,10 @@ from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review import plan_actions
 from review.adapters.plans import adjudicate_plan, export_plan
 from review.models import Decision, Entry, Plan
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
 
 
 def decide_all(plan, editor) -> None:

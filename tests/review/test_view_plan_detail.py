@@ -9,20 +9,9 @@ import pytest
 
 from review import plan_actions
 from review.models import Entry
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
-
-
-@pytest.fixture
-def reader(django_user_model):
-    return user_in(django_user_model, "rita", "Readers")
 
 
 def page(client, plan, **params) -> str:

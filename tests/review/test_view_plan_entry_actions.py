@@ -7,17 +7,12 @@ import pytest
 
 from review import plan_actions
 from review.models import Decision, Entry
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import pytest
 
 from review import plan_actions
 from review.models import Entry
-from tests.review.plan_view_builders import entries_of, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
     client, django_user_model
 ) -> None:
-    editor = user_in(django_user_model, "edith", "Editors")
+    editor = user_in(django_user_model, "editor", "Editors")
     plan = make_plan(2)
     other_plan = make_plan(1, name="other.md", title="Other")
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
@@ -30,7 +30,7 @@ def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
     assert body.count("<code>entry.") == 2
     assert "entry.accept" in body and "entry.undo" in body
     assert "entry.reject" not in body
-    assert "edith" in body
+    assert "editor" in body
     assert f"#2 {entry.path}" in body
     assert "<del>proposed</del> → <ins>accepted</ins>" in body
     assert "<del>accepted</del> → <ins>proposed</ins>" in body

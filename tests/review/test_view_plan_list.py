@@ -9,15 +9,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from review.models import Document, Entry, Plan
-from tests.review.plan_view_builders import entries_of, handbook_text, make_plan
-from tests.review.user_builders import user_in
+from tests.builders.plan_views import entries_of, handbook_text, make_plan
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edith", "Editors")
 
 
 def test_each_plan_shows_its_status_document_counts_and_progress(client, editor) -> None:

@@ -6,14 +6,8 @@ import pytest
 
 from review.decisions import record
 from review.models import Case, Decision
-from tests.review.user_builders import user_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return user_in(django_user_model, "edna", "Editors")
 
 
 def test_the_dashboard_sends_an_anonymous_visitor_to_the_login_page(client) -> None:
@@ -32,7 +26,7 @@ def test_the_login_page_asks_for_username_and_password(client) -> None:
 
 
 def test_logging_in_leads_to_the_dashboard(client, editor) -> None:
-    response = client.post("/accounts/login/", {"username": "edna", "password": "demo"})
+    response = client.post("/accounts/login/", {"username": "editor", "password": "demo"})
     assert response.status_code == 302
     assert response["Location"] == "/"
 
@@ -42,7 +36,7 @@ def test_the_top_bar_shows_the_three_areas_the_user_and_their_role(client, edito
     body = client.get("/").content.decode()
     for area in ("Plans", "Cases", "Answers"):
         assert f">{area}</a>" in body
-    assert "edna" in body
+    assert "editor" in body
     assert ">Editor</span>" in body
 
 
