@@ -26,10 +26,9 @@ from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_as_dict, decisions_since, parse_since
 from review.adapters.documents import store_document
-from review.adapters.errors import ImportRefused
+from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import ImportResult
 from review.adapters.plans import (
-    PlanNotAdjudicable,
     export_plan,
     import_plan,
     propose_document,

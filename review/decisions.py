@@ -1,20 +1,26 @@
 """The one way a person changes anything: a versioned update plus a log row, in one
-transaction.
+transaction; and the one way to take a decision back.
 
-Optimistic versions: the UPDATE only matches the version the person saw. On
-PostgreSQL two concurrent decisions serialise on the row lock, and the second one's
-WHERE no longer matches, so it is refused instead of silently overwriting.
+Optimistic versions: the UPDATE only matches the version the person saw. On PostgreSQL two
+concurrent decisions serialise on the row lock, and the second one's WHERE no longer matches,
+so it is refused instead of silently overwriting.
+
+Undo is the same for an entry, a case and an answer: a new decision that puts back what the
+latest not-yet-undone decision on the object replaced. Undoing again walks further back; an
+undo is never itself taken back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from django.db import transaction
-from django.db.models import F, Model
+from django.db.models import CharField, F, Model, Q, QuerySet
+from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
-from review.models import Decision
+from review.models import Decision, Entry, Plan
 
 
 class StaleVersion(Exception):
@@ -30,29 +36,12 @@ class StaleVersion(Exception):
         )
 
 
-def snapshot(obj: Model, fields: Iterable[str]) -> dict:
-    """A JSON-able picture of the fields a decision touches."""
-    out = {}
-    for name in fields:
-        value = getattr(obj, name)
-        if isinstance(value, Model):
-            value = str(value)
-        elif hasattr(value, "isoformat"):
-            value = value.isoformat()
-        out[name] = value
-    return out
+class ActionRefused(ValueError):
+    """The action cannot be taken as asked; the message says what to do instead. Nothing
+    was changed."""
 
 
-def latest_decision(obj: Model) -> Decision | None:
-    return (
-        Decision.objects.filter(object_type=object_type_of(obj), object_id=str(obj.pk))
-        .order_by("-at", "-pk")
-        .first()
-    )
-
-
-def object_type_of(obj: Model) -> str:
-    return type(obj)._meta.model_name
+# --- deciding ----------------------------------------------------------------------------
 
 
 def decide(
@@ -100,6 +89,34 @@ def decide(
         )
 
 
+def decided_by(actor, note: str) -> dict:
+    """The changes that say who decided, when, and their note: part of every decision."""
+    return {"note": note, "decided_by_id": actor.pk, "decided_at": timezone.now()}
+
+
+def record_decision(
+    obj: Model,
+    field: str,
+    value: str,
+    *,
+    action: str,
+    actor,
+    expected_version: int,
+    note: str,
+    guard: Callable[[], None] | None = None,
+) -> Decision:
+    """Set `field` to `value` with who decided it, when, and their note, as one decision."""
+    return decide(
+        obj,
+        expected_version=expected_version,
+        actor=actor,
+        action=action,
+        changes={field: value, **decided_by(actor, note)},
+        note=note,
+        guard=guard,
+    )
+
+
 def record(
     *,
     actor,
@@ -111,7 +128,7 @@ def record(
     undoes: Decision | None = None,
 ) -> Decision:
     """Append one row to the decision log. `decide` calls this; so does any change
-    the caller makes itself (e.g. freezing a plan), inside its own transaction."""
+    the caller makes itself, inside its own transaction."""
     return Decision.objects.create(
         actor=actor if getattr(actor, "pk", None) else None,
         actor_name=getattr(actor, "username", "") or str(actor or "system"),
@@ -124,3 +141,124 @@ def record(
         undoes=undoes,
         at=timezone.now(),
     )
+
+
+def snapshot(obj: Model, fields: Iterable[str]) -> dict:
+    """A JSON-able picture of the fields a decision touches."""
+    out = {}
+    for name in fields:
+        value = getattr(obj, name)
+        if isinstance(value, Model):
+            value = str(value)
+        elif hasattr(value, "isoformat"):
+            value = value.isoformat()
+        out[name] = value
+    return out
+
+
+def object_type_of(obj: Model) -> str:
+    return type(obj)._meta.model_name
+
+
+# --- reading the log ---------------------------------------------------------------------
+
+
+def decisions_on(obj: Model) -> QuerySet[Decision]:
+    """Every decision on `obj`, newest first."""
+    return Decision.objects.filter(object_type=object_type_of(obj), object_id=str(obj.pk)).order_by(
+        "-at", "-pk"
+    )
+
+
+def latest_decision(obj: Model) -> Decision | None:
+    return decisions_on(obj).first()
+
+
+def decisions_on_plan(plan: Plan) -> QuerySet[Decision]:
+    """Every decision on the plan and on its entries, newest first."""
+    return Decision.objects.filter(
+        Q(object_type="plan", object_id=str(plan.pk))
+        | Q(object_type="entry", object_id__in=_entry_keys(plan))
+    ).order_by("-at", "-pk")
+
+
+def undoable_entry_ids(plan: Plan, undo_action: str = "entry.undo") -> set[int]:
+    """Entries with a decision that an undo would take back; one query for the whole plan."""
+    keys = undoable(
+        Decision.objects.filter(object_type="entry", object_id__in=_entry_keys(plan)),
+        undo_action,
+    ).values_list("object_id", flat=True)
+    return {int(key) for key in keys.distinct()}
+
+
+def _entry_keys(plan: Plan):
+    """Entry ids of a plan as the decision log stores them (text), as a subquery."""
+    return (
+        Entry.objects.filter(plan=plan)
+        .annotate(key=Cast("pk", output_field=CharField()))
+        .values("key")
+    )
+
+
+def undoable(decisions: QuerySet[Decision], undo_action: str) -> QuerySet[Decision]:
+    """Those of `decisions` an undo may still take back: not undos, and not undone yet."""
+    return decisions.exclude(action=undo_action).filter(undone_by__isnull=True)
+
+
+def last_undoable(obj: Model, undo_action: str) -> Decision | None:
+    """The newest decision on `obj` that is not an undo and has not been undone."""
+    return undoable(decisions_on(obj), undo_action).first()
+
+
+def can_undo(history: Sequence[Decision], undo_action: str) -> bool:
+    """Whether `last_undoable` would find a decision, given every decision on the object."""
+    undone = {decision.undoes_id for decision in history if decision.undoes_id}
+    return any(d.action != undo_action and d.pk not in undone for d in history)
+
+
+# --- taking back ---------------------------------------------------------------------------
+
+
+def undo_latest(
+    obj: Model,
+    *,
+    actor,
+    expected_version: int,
+    action: str,
+    note: str | None = None,
+    fields: Collection[str] | None = None,
+    check: Callable[[dict], None] | None = None,
+    guard: Callable[[], None] | None = None,
+    nothing: str = "There is no decision to undo.",
+) -> Decision:
+    """Take back the latest decision on `obj` that is not yet undone, as a new decision that
+    names it. Only `fields` of what it replaced are put back, when given; `check` sees them
+    first and refuses by raising; `guard` runs inside the transaction, as for `decide`.
+    Without a `note`, the log says what was undone."""
+    target = last_undoable(obj, action)
+    if target is None:
+        raise ActionRefused(nothing)
+    changes = {
+        name: _restored(name, value)
+        for name, value in target.before.items()
+        if fields is None or name in fields
+    }
+    if check is not None:
+        check(changes)
+    return decide(
+        obj,
+        expected_version=expected_version,
+        actor=actor,
+        action=action,
+        changes=changes,
+        note=f"undoes {target.action} by {target.actor_name}" if note is None else note,
+        undoes=target,
+        guard=guard,
+    )
+
+
+def _restored(name: str, value):
+    # The log keeps a time as ISO text; the column wants it back as a datetime.
+    if name == "decided_at" and isinstance(value, str):
+        return parse_datetime(value)
+    return value

@@ -7,9 +7,13 @@ is the one place that bumps it and appends to the decision log.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.conf import settings
 from django.db import models
+from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 
 class Document(models.Model):
@@ -33,6 +37,137 @@ class Document(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass(frozen=True)
+class PlanCounts:
+    """How far a plan's review has come, and what still stands in adjudication's way."""
+
+    total: int = 0
+    proposed: int = 0
+    accepted: int = 0
+    edited: int = 0
+    merged: int = 0
+    rejected: int = 0
+    # Entries whose anchor still needs a person (see Entry.anchor_unsettled).
+    unsettled_anchors: int = 0
+    by_state: tuple[tuple[str, str, int], ...] = field(default=())
+
+    @classmethod
+    def from_values(cls, values: dict) -> PlanCounts:
+        """From a row of `count_aggregates` (or a tally with the same keys)."""
+        return cls(
+            total=values["total"],
+            unsettled_anchors=values["unsettled_anchors"],
+            by_state=tuple(
+                (state.value, state.label, values[state.value]) for state in Entry.State
+            ),
+            **{state.value: values[state.value] for state in Entry.State},
+        )
+
+    @classmethod
+    def of_entries(cls, entries) -> PlanCounts:
+        """The same counts from entries already loaded (no query)."""
+        values = {"total": 0, "unsettled_anchors": 0, **{state.value: 0 for state in Entry.State}}
+        for entry in entries:
+            values["total"] += 1
+            values[entry.state] += 1
+            values["unsettled_anchors"] += entry.anchor_unsettled
+        return cls.from_values(values)
+
+    @property
+    def decided(self) -> int:
+        return self.total - self.proposed
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.decided / self.total) if self.total else 0
+
+    @property
+    def blockers(self) -> list[str]:
+        reasons = []
+        if self.proposed:
+            entries = "entry" if self.proposed == 1 else "entries"
+            reasons.append(f"{self.proposed} {entries} still proposed")
+        if self.unsettled_anchors:
+            anchors = "anchor" if self.unsettled_anchors == 1 else "anchors"
+            reasons.append(f"{self.unsettled_anchors} {anchors} to confirm or edit")
+        return reasons
+
+    @property
+    def ready(self) -> bool:
+        return self.total > 0 and not self.blockers
+
+
+@dataclass(frozen=True)
+class Blockers:
+    """Why a plan cannot be adjudicated yet, said two ways: in counts for its page, entry by
+    entry for the doors (commands, API), which have no page to point at."""
+
+    counts: PlanCounts
+    undecided: tuple = ()
+    unsettled: tuple = ()
+    bad_merges: tuple = ()
+    frozen: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.undecided or self.unsettled or self.bad_merges or self.frozen)
+
+    def summary(self) -> list[str]:
+        reasons = self.counts.blockers
+        reasons += [
+            f"“{entry.title}” is merged into an entry that is rejected (or into nothing)"
+            for entry in self.bad_merges
+        ]
+        if self.frozen:
+            reasons.append("the plan is already adjudicated")
+        return reasons
+
+    def problems(self) -> list[str]:
+        """Entry by entry. A bad merge is left out: `grounding.adjudication` refuses it in
+        its own words, being the home of what a merge may join."""
+        problems = [
+            f"entry #{entry.position} ({entry.path!r}) is still undecided"
+            for entry in self.undecided
+        ]
+        problems += [
+            f"entry #{entry.position} ({entry.path!r}): its anchor is {entry.anchor_status} "
+            "in the stored text; confirm it or edit the entry"
+            for entry in self.unsettled
+        ]
+        return problems
+
+
+def count_aggregates(prefix: str = "") -> dict:
+    """Conditional counts over entries; `prefix` is the lookup path to Entry ("entries__")."""
+    aggregates = {"total": Count(f"{prefix}pk")}
+    for state in Entry.State:
+        aggregates[state.value] = Count(f"{prefix}pk", filter=Q(**{f"{prefix}state": state}))
+    aggregates["unsettled_anchors"] = Count(f"{prefix}pk", filter=Entry.unsettled_anchor_q(prefix))
+    return aggregates
+
+
+class PlanQuerySet(models.QuerySet):
+    def with_counts(self) -> PlanQuerySet:
+        """Each plan annotated with its entries' counts; read them with `plan.counts`."""
+        return self.annotate(**count_aggregates("entries__"))
+
+
+class EntryQuerySet(models.QuerySet):
+    def counts(self) -> PlanCounts:
+        """These entries' counts, in one small GROUP BY."""
+        groups = (
+            self.values_list("state", "anchor_status", "anchor_confirmed")
+            .annotate(count=Count("pk"))
+            .order_by()
+        )
+        values = {"total": 0, "unsettled_anchors": 0, **{state.value: 0 for state in Entry.State}}
+        for state, anchor_status, confirmed, count in groups:
+            values["total"] += count
+            values[state] += count
+            if Entry.anchor_unsettled_for(state, anchor_status, confirmed):
+                values["unsettled_anchors"] += count
+        return PlanCounts.from_values(values)
 
 
 class Plan(models.Model):
@@ -60,11 +195,49 @@ class Plan(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PlanQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"Plan {self.pk} for {self.document}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    def blockers(self, entries) -> Blockers:
+        """What stands in the way of adjudicating this plan, given its entries in order."""
+        previous = None
+        bad_merges = []
+        for entry in entries:
+            if entry.state == Entry.State.MERGED and (
+                previous is None or previous.state == Entry.State.REJECTED
+            ):
+                bad_merges.append(entry)
+            previous = entry
+        return Blockers(
+            counts=PlanCounts.of_entries(entries),
+            undecided=tuple(entry for entry in entries if entry.state == Entry.State.PROPOSED),
+            unsettled=tuple(entry for entry in entries if entry.anchor_unsettled),
+            bad_merges=tuple(bad_merges),
+            frozen=not self.is_open,
+        )
+
+    @property
+    def counts(self) -> PlanCounts:
+        """The entries' counts: as annotated by `Plan.objects.with_counts()`, or asked for."""
+        if "unsettled_anchors" in self.__dict__:
+            return PlanCounts.from_values(self.__dict__)
+        return self.entries.counts()
+
+    @cached_property
+    def document_text(self) -> str:
+        """The document's text, without loading its original bytes."""
+        if Plan.document.is_cached(self):
+            return self.document.text
+        return Document.objects.values_list("text", flat=True).get(pk=self.document_id)
 
 
 class Decided(models.Model):
@@ -117,6 +290,17 @@ class Entry(Decided):
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
     )
 
+    objects = EntryQuerySet.as_manager()
+
+    # Anchors a person must look at before the plan can be signed off.
+    DOUBTFUL_ANCHORS = frozenset(
+        {AnchorStatus.FUZZY, AnchorStatus.AMBIGUOUS, AnchorStatus.ORPHANED}
+    )
+    # States that settle a doubtful anchor: an edit re-makes it, a rejection leaves the plan.
+    ANCHOR_SETTLING_STATES = frozenset({State.EDITED, State.REJECTED})
+    # States that keep the entry in the plan as decided.
+    KEPT_STATES = frozenset({State.ACCEPTED, State.EDITED})
+
     class Meta:
         ordering = ["plan", "position"]
         constraints = [
@@ -126,6 +310,39 @@ class Entry(Decided):
 
     def __str__(self) -> str:
         return self.path
+
+    @property
+    def number(self) -> int:
+        """The entry's number as the screen shows it: #1 is the first."""
+        return self.position + 1
+
+    @property
+    def anchor_in_doubt(self) -> bool:
+        """The anchor was placed fuzzily, ambiguously or not at all, and nobody confirmed it."""
+        return self.anchor_status in self.DOUBTFUL_ANCHORS and not self.anchor_confirmed
+
+    @property
+    def anchor_unsettled(self) -> bool:
+        """This anchor still needs a person before the plan can be adjudicated."""
+        return self.anchor_unsettled_for(self.state, self.anchor_status, self.anchor_confirmed)
+
+    @classmethod
+    def anchor_unsettled_for(cls, state: str, anchor_status: str, confirmed: bool) -> bool:
+        return (
+            anchor_status in cls.DOUBTFUL_ANCHORS
+            and not confirmed
+            and state not in cls.ANCHOR_SETTLING_STATES
+        )
+
+    @classmethod
+    def unsettled_anchor_q(cls, prefix: str = "") -> Q:
+        """`anchor_unsettled` as a filter, for counting in the database."""
+        return Q(
+            **{
+                f"{prefix}anchor_status__in": cls.DOUBTFUL_ANCHORS,
+                f"{prefix}anchor_confirmed": False,
+            }
+        ) & ~Q(**{f"{prefix}state__in": list(cls.ANCHOR_SETTLING_STATES)})
 
 
 class Case(Decided):

@@ -40,7 +40,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "review.form_guard.RefuseNulInForms",
+    "review.middleware.RefuseNulInForms",
 ]
 
 ROOT_URLCONF = "review.urls"

@@ -1,14 +1,40 @@
+"""Every route of the app, in one place (templates and code use `{% url %}` and `reverse()`)."""
+
 from django.contrib import admin
 from django.urls import include, path
 
 from review.api import api
+from review.views import answers, cases, dashboard, entries, plan, plans
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
-    path("plans/", include("review.views.plans")),
-    path("cases/", include("review.views.cases")),
-    path("answers/", include("review.views.answers")),
-    path("", include("review.views.shell")),
+    path("", dashboard.dashboard, name="dashboard"),
+    # Segmentation plans
+    path("plans/", plans.plan_list, name="plans"),
+    path("plans/upload-document/", plans.upload_document, name="plan-upload-document"),
+    path("plans/upload-plan/", plans.upload_plan, name="plan-upload-plan"),
+    path("plans/<int:pk>/", plan.plan_detail, name="plan"),
+    path("plans/<int:pk>/history/", plan.plan_history, name="plan-history"),
+    path("plans/<int:pk>/accept-rule/", plan.plan_accept_rule, name="plan-accept-rule"),
+    path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
+    path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
+    path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
+    path("plans/<int:pk>/entries/<int:entry_pk>/edit/", entries.entry_edit, name="entry-edit"),
+    path(
+        "plans/<int:pk>/entries/<int:entry_pk>/<slug:action>/",
+        entries.entry_decide,
+        name="entry-decide",
+    ),
+    # Moderation cases
+    path("cases/", cases.case_list, name="cases"),
+    path("cases/<int:pk>/", cases.case_detail, name="case"),
+    path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
+    path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
+    # Finalized answers
+    path("answers/", answers.answer_list, name="answers"),
+    path("answers/<int:pk>/", answers.answer_detail, name="answer"),
+    path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
+    path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
 ]

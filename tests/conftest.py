@@ -15,7 +15,7 @@ def _is_transactional(request: pytest.FixtureRequest) -> bool:
 
 
 @pytest.fixture(autouse=True)
-def _decision_log_guard(request: pytest.FixtureRequest):
+def _decision_log_triggers(request: pytest.FixtureRequest):
     """Keep the decision log's append-only triggers in place for every database test.
 
     Django empties the database after a transactional test by deleting or truncating
@@ -30,12 +30,12 @@ def _decision_log_guard(request: pytest.FixtureRequest):
     request.getfixturevalue("_django_db_helper")
     from django.db import connection
 
-    from review import log_guard
+    from review import log_triggers
 
-    log_guard.install(connection)
+    log_triggers.install(connection)
     yield
     if _is_transactional(request):
-        log_guard.remove(connection)
+        log_triggers.remove(connection)
 
 
 def pytest_configure() -> None:

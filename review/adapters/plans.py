@@ -12,8 +12,8 @@ with the proposed start), the row's span is where it was found, and an entry fou
 fuzzily, ambiguously or not at all must be confirmed or edited by a person before the plan
 can be adjudicated.
 
-Out: `adjudicate_plan` freezes a plan whose every entry is decided, storing the payload
-`grounding.adjudication.adjudicate` makes from the rows, and logs "plan.adjudicate".
+Out: `adjudicated_payload` is the payload `grounding.adjudication.adjudicate` makes from the
+decided rows (`review.actions.plans.adjudicate_plan` freezes it on the plan, as a decision).
 `export_plan` returns that frozen payload and nothing else: an open plan is refused, naming
 the entries still undecided (or, when all are decided, saying it awaits adjudication), so
 what leaves the app is always what someone signed off.
@@ -38,6 +38,7 @@ from grounding.adjudication import AdjudicationError, adjudicate
 from grounding.adjudication import Decision as EntryDecision
 from grounding.anchors import Anchor, locate, make_anchor
 from grounding.extract import ExtractError
+from grounding.placement import proposed_span_now
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
 from grounding.segmentation import (
     PROPOSED_MARKER,
@@ -48,15 +49,10 @@ from grounding.segmentation import (
     plan_to_payload,
 )
 from review.adapters.documents import store_document
-from review.adapters.errors import ImportRefused
+from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem
-from review.decisions import decide
 from review.models import Document, Entry, Plan
 
-# Anchors a person must look at before the plan can be signed off.
-NEEDS_CONFIRMATION = frozenset(
-    {Entry.AnchorStatus.FUZZY, Entry.AnchorStatus.AMBIGUOUS, Entry.AnchorStatus.ORPHANED}
-)
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
 PLAN_FIELD_MAX = {
     name: Plan._meta.get_field(name).max_length
@@ -67,14 +63,6 @@ PLAN_FIELD_MAX = {
 class NothingProposed(ImportRefused):
     """The proposer found no structure to split on. Not a failure of the input: nothing
     was stored."""
-
-
-class PlanNotAdjudicable(ImportRefused):
-    """The plan cannot be frozen or exported yet; `problems` names each entry in the way."""
-
-    def __init__(self, problems: list[str] | str, undecided: Sequence[Entry] = ()):
-        super().__init__(problems)
-        self.undecided = list(undecided)
 
 
 # --- in ---------------------------------------------------------------------------------
@@ -233,41 +221,6 @@ def _check_fits_columns(plan: SegmentationPlan) -> None:
 # --- out --------------------------------------------------------------------------------
 
 
-def adjudicate_plan(plan: Plan, actor, expected_version: int) -> Plan:
-    """Freeze `plan`: status adjudicated, the adjudicated payload stored, "plan.adjudicate"
-    logged. Refuses (PlanNotAdjudicable) while any entry is undecided or any doubtful anchor
-    is neither confirmed nor edited; StaleVersion when the plan moved on."""
-    with transaction.atomic():
-        # Hold the rows still while the payload is made from them.
-        entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
-        current = Plan.objects.select_for_update().select_related("document").get(pk=plan.pk)
-        if current.status == Plan.Status.ADJUDICATED:
-            raise PlanNotAdjudicable(
-                f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "
-                f"{current.adjudicated_at:%Y-%m-%d %H:%M})"
-            )
-        payload = _adjudicated_payload(current, entries)
-        now = timezone.now()
-        decide(
-            current,
-            expected_version=expected_version,
-            actor=actor,
-            action="plan.adjudicate",
-            changes={
-                "status": Plan.Status.ADJUDICATED,
-                "adjudicated_by": actor,
-                "adjudicated_at": now,
-            },
-        )
-        # The payload belongs to the same decision (same transaction); the log's before
-        # and after keep to the status, the payload itself is what export_plan serves.
-        Plan.objects.filter(pk=plan.pk).update(
-            adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-        )
-    plan.refresh_from_db()
-    return plan
-
-
 def export_plan(plan: Plan) -> str:
     """The adjudicated plan's JSON text, exactly as frozen. Any other plan is refused,
     naming the entries still undecided."""
@@ -275,7 +228,8 @@ def export_plan(plan: Plan) -> str:
     if plan.status == Plan.Status.ADJUDICATED:
         return plan.adjudicated_payload
     entries = list(plan.entries.order_by("position"))
-    problems, undecided = _blockers(entries)
+    blockers = plan.blockers(entries)
+    problems = blockers.problems()
     if not problems:
         problems = [
             f"every entry of plan {plan.pk} is decided, but nobody has adjudicated the plan "
@@ -283,7 +237,8 @@ def export_plan(plan: Plan) -> str:
         ]
     raise PlanNotAdjudicable(
         [f"plan {plan.pk} is not adjudicated, so there is nothing to export", *problems],
-        undecided,
+        blockers.undecided,
+        blockers,
     )
 
 
@@ -320,28 +275,9 @@ def path_collisions() -> dict[str, list[Document]]:
     return dict(collisions)
 
 
-def _blockers(entries: Sequence[Entry]) -> tuple[list[str], list[Entry]]:
-    problems: list[str] = []
-    undecided = [entry for entry in entries if entry.state == Entry.State.PROPOSED]
-    for entry in undecided:
-        problems.append(f"entry #{entry.position} ({entry.path!r}) is still undecided")
-    for entry in entries:
-        if (
-            entry.anchor_status in NEEDS_CONFIRMATION
-            and not entry.anchor_confirmed
-            and entry.state not in (Entry.State.EDITED, Entry.State.REJECTED)
-        ):
-            problems.append(
-                f"entry #{entry.position} ({entry.path!r}): its anchor is {entry.anchor_status} "
-                "in the stored text; confirm it or edit the entry"
-            )
-    return problems, undecided
-
-
-def _adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
-    problems, undecided = _blockers(entries)
-    if problems:
-        raise PlanNotAdjudicable(problems, undecided)
+def adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
+    """The adjudicated plan `grounding` makes from these decided rows (the caller has checked
+    `plan.blockers`); PlanNotAdjudicable when they cannot be one."""
     text = plan.document.text
     placed = [_placed(entry, text) for entry in entries]
     proposal = _proposal(plan, placed)
@@ -390,14 +326,9 @@ def _placed(entry: Entry, text: str) -> PlanEntry:
     """The entry as proposed, at the place its anchor is found in the stored text: the
     plan the decisions are decisions on."""
     proposed = entry.proposed
-    start, end = proposed["span"]
-    anchor = Anchor.from_dict(proposed["anchor"])
-    # The same rule as the plan page's (plan_actions.base_span): a quote still at its span
-    # stays there; otherwise the span is where the anchor is found, if it is found.
-    if text[start:end] != anchor.quote:
-        location = locate(text, anchor, hint=start)
-        if location.start >= 0:
-            start, end = location.start, location.end
+    start, end = proposed_span_now(
+        text, tuple(proposed["span"]), Anchor.from_dict(proposed["anchor"])
+    )
     if not 0 <= start < end <= len(text):
         if entry.state != Entry.State.EDITED:
             raise PlanNotAdjudicable(

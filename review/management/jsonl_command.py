@@ -1,6 +1,7 @@
 """What import_cases and import_answers share: read a JSON-lines file, import it
 whole or refuse it listing every bad line, or with --skip-invalid keep the good
-lines and write the bad ones beside the file."""
+lines and write the bad ones beside the file. A refusal exits 2, as every data
+command's does."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, write_rejects
+from review.management.commands._common import REFUSED
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -38,19 +40,24 @@ class JsonlImportCommand(BaseCommand):
 
     def handle(self, *args, file: Path, skip_invalid: bool, rejects_out: Path | None, **options):
         if rejects_out and not skip_invalid:
-            raise CommandError("--rejects-out only makes sense with --skip-invalid")
+            raise CommandError(
+                "--rejects-out only makes sense with --skip-invalid", returncode=REFUSED
+            )
         target = rejects_out or default_rejects_path(file)
         if skip_invalid and target.resolve() == file.resolve():
-            raise CommandError(f"{target} is the file being imported; choose another --rejects-out")
+            raise CommandError(
+                f"{target} is the file being imported; choose another --rejects-out",
+                returncode=REFUSED,
+            )
         try:
             data = file.read_bytes()
         except OSError as exc:
-            raise CommandError(f"cannot read {file}: {exc.strerror}") from exc
+            raise CommandError(f"cannot read {file}: {exc.strerror}", returncode=REFUSED) from exc
         try:
             result = self.import_file(data, skip_invalid=skip_invalid)
         except ImportRefused as exc:
             lines = "\n".join(f"  {problem}" for problem in exc.problems)
-            raise CommandError(f"{file}: nothing imported.\n{lines}") from exc
+            raise CommandError(f"{file}: nothing imported.\n{lines}", returncode=REFUSED) from exc
         summary = (
             f"{file}: {result.created} {self.noun} created, {result.unchanged} unchanged, "
             f"{len(result.rejected)} rejected"

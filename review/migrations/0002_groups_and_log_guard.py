@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from review import log_guard
+from review import log_triggers
 
 GROUPS = ("Editors", "Moderators", "Readers")
 
@@ -14,11 +14,11 @@ def create_groups(apps, schema_editor):
 
 
 def install_guard(apps, schema_editor):
-    log_guard.install(schema_editor.connection)
+    log_triggers.install(schema_editor.connection)
 
 
 def remove_guard(apps, schema_editor):
-    log_guard.remove(schema_editor.connection)
+    log_triggers.remove(schema_editor.connection)
 
 
 class Migration(migrations.Migration):

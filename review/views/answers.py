@@ -13,18 +13,19 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
 from review.adapters.answers import finalization_changes
-from review.answer_actions import STATE_ACTIONS, available_actions, decide_answer, undo_answer
+from review.decisions import can_undo, decisions_on
 from review.markdown import render_markdown
 from review.models import Answer, AnswerReference
 from review.permissions import can_decide_answers
-from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
-from review.views.deciding import decide_and_respond
+from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.lists import count_on_page, list_template, query_without_page, shown_page
+from review.views.presenters import DecisionPanel, PanelAction
 
 ANSWERS_PER_PAGE = 25
 SEARCH_CONFIG = "english"
@@ -118,9 +119,31 @@ def _web_link(url: str) -> str:
 
 def _decision_context(request: HttpRequest, answer: Answer) -> dict:
     history = list(decisions_on(answer))
+    panel = DecisionPanel(
+        id="decision",
+        css_class="decision-panel",
+        heading="Publication",
+        thing="answer",
+        obj=answer,
+        state=answer.state,
+        state_label=answer.get_state_display(),
+        actions=tuple(
+            PanelAction(
+                action.name,
+                action.label,
+                reverse("answer-decide", args=[answer.pk, action.slug]),
+            )
+            for action in available_actions(answer)
+        ),
+        form_url=reverse("answer", args=[answer.pk]),
+        undo_url=reverse("answer-undo", args=[answer.pk]),
+        note_hint="optional",
+        note_rows=2,
+        advice="Publish or withdraw again if you still want to.",
+    )
     return {
         "can_decide": can_decide_answers(request.user),
-        "state_actions": available_actions(answer),
+        "panel": panel,
         "can_undo": can_undo(history, "answer.undo"),
         "history": history,
     }
@@ -135,41 +158,40 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
         raise Http404("No such action.")
     answer = _get_answer_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return decide_and_respond(
+    return respond_to_decision(
         request,
-        answer,
         lambda version: decide_answer(
             answer, action, actor=request.user, expected_version=version, note=note
         ),
-        _decision_response,
-        "answer",
+        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
+        done_url=lambda: reverse("answer", args=[answer.pk]),
     )
 
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_decision(request, pk)
-    return decide_and_respond(
+    return respond_to_decision(
         request,
-        answer,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),
-        _decision_response,
-        "answer",
+        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
+        done_url=lambda: reverse("answer", args=[answer.pk]),
     )
 
 
-def _decision_response(request: HtmxHttpRequest, answer: Answer, *, status: int, **extra):
+def _decision_response(
+    request: HtmxHttpRequest,
+    answer: Answer,
+    *,
+    status: int,
+    stale=None,
+    refused=None,
+    decision=None,
+) -> HttpResponse:
     answer = _get_answer_for_user(request, answer.pk)
+    extra = panel_outcome(request, stale=stale, refused=refused)
     if request.htmx:
         context = {"answer": answer, **_decision_context(request, answer), **extra}
         return render(request, "review/answers/answer.html#decision", context, status=status)
     context = _answer_context(request, answer, **extra)
     return render(request, "review/answers/answer.html", context, status=status)
-
-
-urlpatterns = [
-    path("", answer_list, name="answers"),
-    path("<int:pk>/", answer_detail, name="answer"),
-    path("<int:pk>/undo/", answer_undo, name="answer-undo"),
-    path("<int:pk>/<slug:action>/", answer_decide, name="answer-decide"),
-]

@@ -14,20 +14,21 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from grounding.evidence import VALIDATION_REASONS, RationaleReport, SentenceStatus
+from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.adapters.cases import report_for
-from review.case_actions import VERDICT_ACTIONS, decide_case, undo_case
+from review.decisions import can_undo, decisions_on
 from review.models import Case, Evidence
 from review.permissions import can_decide_cases
-from review.undo import can_undo, decisions_on
 from review.views import HtmxHttpRequest
-from review.views.deciding import decide_and_respond
+from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.lists import count_on_page, list_template, query_without_page, shown_page
+from review.views.presenters import DecisionPanel, PanelAction
 
 CASES_PER_PAGE = 50
 
@@ -269,9 +270,33 @@ def _pretty(data) -> str:
 
 def _verdict_context(request: HttpRequest, case: Case) -> dict:
     history = list(decisions_on(case))
+    panel = DecisionPanel(
+        id="verdict",
+        css_class="verdict-panel",
+        heading="Moderator's verdict",
+        thing="case",
+        obj=case,
+        state=case.verdict,
+        state_label=case.get_verdict_display(),
+        actions=tuple(
+            PanelAction(
+                action.name,
+                action.label,
+                reverse("case-decide", args=[case.pk, action.slug]),
+                action.note_required,
+            )
+            for action in VERDICT_ACTIONS.values()
+        ),
+        form_url=reverse("case-decide", args=[case.pk, "uphold"]),
+        undo_url=reverse("case-undo", args=[case.pk]),
+        note_hint="required to overturn or ask for a rewrite",
+        note_rows=3,
+        advice="Decide again if you still want to.",
+        keys=True,
+    )
     return {
         "can_decide": can_decide_cases(request.user),
-        "verdict_actions": VERDICT_ACTIONS.values(),
+        "panel": panel,
         "can_undo": can_undo(history, "case.undo"),
         "history": history,
     }
@@ -287,41 +312,34 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         raise Http404("No such action.")
     case = _get_case_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return decide_and_respond(
+    return respond_to_decision(
         request,
-        case,
         lambda version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
         ),
-        _verdict_response,
-        "case",
+        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
+        done_url=lambda: reverse("case", args=[case.pk]),
     )
 
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_decision(request, pk)
-    return decide_and_respond(
+    return respond_to_decision(
         request,
-        case,
         lambda version: undo_case(case, actor=request.user, expected_version=version),
-        _verdict_response,
-        "case",
+        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
+        done_url=lambda: reverse("case", args=[case.pk]),
     )
 
 
-def _verdict_response(request: HtmxHttpRequest, case: Case, *, status: int, **extra):
+def _verdict_response(
+    request: HtmxHttpRequest, case: Case, *, status: int, stale=None, refused=None, decision=None
+) -> HttpResponse:
     case = _get_case_for_user(request, case.pk)  # fresh, with who decided
+    extra = panel_outcome(request, stale=stale, refused=refused)
     if request.htmx:
         context = {"case": case, **_verdict_context(request, case), **extra}
         return render(request, "review/cases/case.html#verdict", context, status=status)
     context = _case_context(request, case, **extra)
     return render(request, "review/cases/case.html", context, status=status)
-
-
-urlpatterns = [
-    path("", case_list, name="cases"),
-    path("<int:pk>/", case_detail, name="case"),
-    path("<int:pk>/undo/", case_undo, name="case-undo"),
-    path("<int:pk>/<slug:action>/", case_decide, name="case-decide"),
-]

@@ -1,51 +1,55 @@
-"""What the views that record a decision share: reading the version the person saw from
-the form, and (for a case's verdict and an answer's publication) answering one decision.
+"""The one way a view answers a versioned decision, whatever it decides on.
+
+The form says which version the person saw; the action is run with it. Then: over htmx, the
+fragment the decision changed; without, a redirect back to the page; 409 with the object as
+it is now and the other person's decision when someone else decided first; 422 with the
+reason when the action refused; 400 when the form did not say which version was seen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 
-from review.case_actions import ActionRefused
-from review.decisions import StaleVersion
+from review.decisions import ActionRefused, StaleVersion
+from review.models import Decision
 from review.views import HtmxHttpRequest
 
-
-class BadVersion(Exception):
-    """The form did not say which version the person saw."""
+NO_VERSION = "The form did not say which version you saw; reload the page."
 
 
-def posted_version(request: HttpRequest) -> int:
-    try:
-        return int(request.POST["version"])
-    except (KeyError, ValueError) as error:
-        raise BadVersion from error
-
-
-def decide_and_respond(
+def respond_to_decision(
     request: HtmxHttpRequest,
-    obj,
-    act: Callable[[int], object],
-    panel: Callable[..., HttpResponse],
-    page: str,
+    act: Callable[[int], Decision | object],
+    *,
+    redraw: Callable[..., HttpResponse],
+    done_url: Callable[[], str],
 ) -> HttpResponse:
-    """Run `act(version)` and answer: the decision panel over htmx, a redirect to `page`
-    otherwise; 409 with the object as it is now when someone else decided first, 422 when
-    the request cannot be taken as it is. `panel(request, obj, status=, **extra)` draws the
-    panel (or, without htmx, the whole page)."""
+    """Run `act(version)` and answer. `redraw(status=, stale=, refused=, decision=)` draws the
+    fragment (or, for a refusal without htmx, whatever the page answers then); `done_url()`
+    is where a plain POST goes after a decision landed."""
     try:
-        act(posted_version(request))
-    except BadVersion:
-        return HttpResponse("The form lacks the version you saw; reload the page.", status=400)
+        version = int(request.POST["version"])
+    except (KeyError, ValueError):
+        return HttpResponseBadRequest(NO_VERSION)
+    try:
+        decision = act(version)
     except StaleVersion as stale:
-        return panel(request, stale.current, status=409, stale=stale)
+        return redraw(status=409, stale=stale)
     except ActionRefused as refused:
-        # The note as typed, for a panel that offers it again rather than lose it.
-        note = request.POST.get("note", "")
-        return panel(request, obj, status=422, error=str(refused), note=note)
+        return redraw(status=422, refused=refused)
     if request.htmx:
-        return panel(request, obj, status=200)
-    return redirect(page, pk=obj.pk)
+        return redraw(status=200, decision=decision)
+    return redirect(done_url())
+
+
+def panel_outcome(request: HtmxHttpRequest, *, stale=None, refused=None) -> dict:
+    """What a decision panel shows of an outcome: the other person's decision (409), or the
+    refusal with the note as typed, offered again rather than lost (422)."""
+    if stale is not None:
+        return {"stale": stale}
+    if refused is not None:
+        return {"error": str(refused), "note": request.POST.get("note", "")}
+    return {}

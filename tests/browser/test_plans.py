@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
-from review import plan_actions
+from review.actions import entries as entry_actions
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from tests.browser.conftest import log_in
@@ -112,7 +112,7 @@ def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None
     plan = make_plan(2)
     first, entry = entries_of(plan)[:2]
     first = Entry.objects.select_related("plan").get(pk=first.pk)
-    plan_actions.accept(first, actor=reviewers["editor"], version=first.version)
+    entry_actions.accept_entry(first, actor=reviewers["editor"], expected_version=first.version)
     log_in(page, "reader")
     page.goto(f"/plans/{plan.pk}/")
     # The page opens on the first entry still proposed, in both panes.
@@ -160,7 +160,7 @@ def test_a_refused_keyboard_decision_brings_the_editor_back_to_the_entry_and_say
     plan = make_plan(3)
     first, second, third = entries_of(plan)[:3]
     first = Entry.objects.select_related("plan").get(pk=first.pk)
-    plan_actions.reject(first, actor=reviewers["editor"], version=first.version)
+    entry_actions.reject_entry(first, actor=reviewers["editor"], expected_version=first.version)
     log_in(page, "editor")
     page.goto(f"/plans/{plan.pk}/?entry={second.pk}")
     expect(row(page, second)).to_be_focused()

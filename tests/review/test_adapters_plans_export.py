@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
+from review.actions.plans import adjudicate_plan
 from review.adapters.documents import store_document
+from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import (
-    PlanNotAdjudicable,
-    adjudicate_plan,
     export_plan,
     import_plan,
     plan_entries_as_decisions,
@@ -101,7 +101,7 @@ def test_adjudicating_while_an_entry_is_undecided_is_refused_and_changes_nothing
     before = snapshot_of(plan)
 
     with pytest.raises(PlanNotAdjudicable, match=r"entry #2 .* is still undecided"):
-        adjudicate_plan(plan, editor, expected_version=plan.version)
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     assert snapshot_of(plan) == before
     assert not Decision.objects.filter(action="plan.adjudicate").exists()
@@ -118,7 +118,7 @@ def test_a_doubtful_anchor_blocks_adjudication_until_someone_confirms_it(
     before = snapshot_of(plan)
 
     with pytest.raises(PlanNotAdjudicable) as refused:
-        adjudicate_plan(plan, editor, expected_version=plan.version)
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     assert refused.value.problems == [
         f"entry #1 ({doubtful.path!r}): its anchor is {status} in the stored text; "
         "confirm it or edit the entry"
@@ -133,7 +133,9 @@ def test_a_doubtful_anchor_blocks_adjudication_until_someone_confirms_it(
         action="entry.confirm_anchor",
         changes={"anchor_confirmed": True},
     )
-    assert adjudicate_plan(plan, editor, expected_version=plan.version).status == "adjudicated"
+    assert (
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version).status == "adjudicated"
+    )
 
 
 def test_adjudicating_a_version_someone_else_moved_is_refused(plan: Plan, editor) -> None:
@@ -144,7 +146,7 @@ def test_adjudicating_a_version_someone_else_moved_is_refused(plan: Plan, editor
     before = snapshot_of(plan)
 
     with pytest.raises(StaleVersion):
-        adjudicate_plan(plan, editor, expected_version=seen)
+        adjudicate_plan(plan, actor=editor, expected_version=seen)
 
     assert snapshot_of(plan) == before
 
@@ -157,7 +159,7 @@ def test_a_merge_with_nothing_before_it_is_refused_with_groundings_reason(plan, 
     before = snapshot_of(plan)
 
     with pytest.raises(PlanNotAdjudicable, match="cannot merge: there is no entry before it"):
-        adjudicate_plan(plan, editor, expected_version=plan.version)
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     assert snapshot_of(plan) == before
 
@@ -165,11 +167,11 @@ def test_a_merge_with_nothing_before_it_is_refused_with_groundings_reason(plan, 
 def test_a_plan_is_adjudicated_once(plan: Plan, editor) -> None:
     for entry in entries(plan):
         settle(entry, editor, "accepted")
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     before = snapshot_of(plan)
 
     with pytest.raises(PlanNotAdjudicable, match=r"already adjudicated \(by editor at "):
-        adjudicate_plan(plan, editor, expected_version=plan.version)
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     assert snapshot_of(plan) == before
 
@@ -184,7 +186,7 @@ def test_adjudication_freezes_the_payload_logs_it_and_export_serves_it_unchanged
         settle(entry, editor, "accepted", note="fine")
     version = plan.version
 
-    adjudicate_plan(plan, editor, expected_version=version)
+    adjudicate_plan(plan, actor=editor, expected_version=version)
 
     plan.refresh_from_db()
     assert (plan.status, plan.version, plan.adjudicated_by) == ("adjudicated", version + 1, editor)
@@ -212,7 +214,7 @@ def test_the_export_replays_to_exactly_the_adjudicated_bodies(plan: Plan, editor
     )
     settle(second, editor, "merged", note="one section")
     settle(third, editor, "rejected", note="out of scope")
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     exported = json.loads(export_plan(plan))
     replayed = slice_segments(plan.document.text, parse_segmentation_plan(exported))
@@ -237,7 +239,7 @@ def test_an_edited_span_replays_to_the_new_body(plan: Plan, editor) -> None:
     settle(first, editor, "edited", span_start=heading_end, span_end=first.span_end)
     settle(second, editor, "accepted")
     settle(third, editor, "accepted")
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     replayed = slice_segments(
         CODE_TEXT, parse_segmentation_plan(json.loads(export_plan(plan)), CODE_TEXT)
@@ -259,7 +261,7 @@ def test_a_moved_plan_is_exported_against_the_stored_text(editor) -> None:
     )
     for entry in entries(plan):
         settle(entry, editor, "accepted")
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     exported = json.loads(export_plan(plan))
 
@@ -306,7 +308,7 @@ def test_an_orphan_beyond_the_stored_text_must_be_edited_before_adjudication(edi
 
     refusal = rf"not in the stored text \({end} characters\) and its anchor is orphaned; edit"
     with pytest.raises(PlanNotAdjudicable, match=refusal):
-        adjudicate_plan(plan, editor, expected_version=plan.version)
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     last_body_start = CODE_TEXT.index("Hovedbaeresystemet")
     shortened = placed[-1]
@@ -321,7 +323,7 @@ def test_an_orphan_beyond_the_stored_text_must_be_edited_before_adjudication(edi
         span_end=end,
         anchor_status="exact",
     )
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     replayed = slice_segments(CODE_TEXT, parse_segmentation_plan(json.loads(export_plan(plan))))
     assert replayed[-1][1] == CODE_TEXT[last_body_start:]

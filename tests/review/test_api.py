@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from review.adapters.plans import adjudicate_plan
+from review.actions.plans import adjudicate_plan
 from review.decisions import decide
 from review.models import Document, Entry, Plan
 from tests.builders.api import API_KEY, api_client, pipeline_user
@@ -298,7 +298,7 @@ def test_exporting_an_adjudicated_plan_serves_the_frozen_json_byte_for_byte(api,
             action="entry.accept",
             changes={"state": "accepted", "decided_by": editor, "decided_at": timezone.now()},
         )
-    adjudicate_plan(plan, editor, expected_version=plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     response = api.get(f"/api/plans/{plan.pk}/export")
 

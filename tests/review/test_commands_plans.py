@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from review.adapters.plans import adjudicate_plan, export_plan
+from review.actions.plans import adjudicate_plan
+from review.adapters.plans import export_plan
 from review.decisions import decide
 from review.models import ApiToken, Decision, Document, Entry, Plan
 from tests.builders.decisions import logged
@@ -74,7 +75,7 @@ def adjudicated_plan(code_file: Path) -> Plan:
                 "decided_at": timezone.now(),
             },
         )
-    return adjudicate_plan(plan, editor, expected_version=plan.version)
+    return adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
 
 # --- propose ------------------------------------------------------------------------------------

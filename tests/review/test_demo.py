@@ -178,7 +178,7 @@ def test_a_few_decisions_are_made_so_the_dashboards_have_history(demo):
 
 def test_a_decision_someone_undid_is_not_made_again(demo):
     case = Case.objects.get(case_id="c-1001")
-    from review.case_actions import undo_case
+    from review.actions.cases import undo_case
 
     moderator = get_user_model().objects.get(username="moderator")
     undo_case(case, actor=moderator, expected_version=case.version)

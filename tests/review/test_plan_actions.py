@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from review import plan_actions
-from review.adapters.plans import adjudicate_plan, export_plan
-from review.decisions import StaleVersion
+from grounding.paragraphs import paragraph_boundaries
+from review.actions import entries as entry_actions
+from review.actions import plans as plan_actions
+from review.actions.plans import adjudicate_plan
+from review.adapters.plans import export_plan
+from review.decisions import ActionRefused, StaleVersion, undoable_entry_ids
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
 
@@ -27,15 +30,15 @@ def fresh(entry: Entry) -> Entry:
 
 def accept(entry, editor):
     entry = fresh(entry)
-    return plan_actions.accept(entry, actor=editor, version=entry.version)
+    return entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
 
 
 def edit(entry, editor, **values):
     entry = fresh(entry)
     fields = {"title": entry.title, "path": entry.path, "start": entry.span_start}
     fields |= {"end": entry.span_end, "keep_boundaries": True} | values
-    request = plan_actions.EditRequest(**fields)
-    return plan_actions.edit(entry, request, actor=editor, version=entry.version)
+    request = entry_actions.EditRequest(**fields)
+    return entry_actions.edit_entry(entry, request, actor=editor, expected_version=entry.version)
 
 
 def test_accepting_an_entry_records_who_and_one_decision(plan, editor) -> None:
@@ -54,7 +57,7 @@ def test_a_decision_on_a_version_that_moved_is_refused_and_changes_nothing(plan,
     seen = entry.version
     accept(entry, editor)
     with pytest.raises(StaleVersion) as refused:
-        plan_actions.reject(fresh(entry), actor=editor, version=seen)
+        entry_actions.reject_entry(fresh(entry), actor=editor, expected_version=seen)
     assert refused.value.latest.actor_name == "editor"
     assert fresh(entry).state == State.ACCEPTED
     assert Decision.objects.count() == 1
@@ -62,26 +65,26 @@ def test_a_decision_on_a_version_that_moved_is_refused_and_changes_nothing(plan,
 
 def test_the_first_entry_cannot_be_merged_into_anything(plan, editor) -> None:
     first = fresh(entries_of(plan)[0])
-    with pytest.raises(plan_actions.ActionRefused, match="first entry"):
-        plan_actions.merge_into_previous(first, actor=editor, version=first.version)
+    with pytest.raises(ActionRefused, match="first entry"):
+        entry_actions.merge_entry(first, actor=editor, expected_version=first.version)
 
 
 def test_an_entry_cannot_merge_into_a_rejected_one(plan, editor) -> None:
     first, second = entries_of(plan)[:2]
     first = fresh(first)
-    plan_actions.reject(first, actor=editor, version=first.version)
+    entry_actions.reject_entry(first, actor=editor, expected_version=first.version)
     second = fresh(second)
-    with pytest.raises(plan_actions.ActionRefused, match="rejected"):
-        plan_actions.merge_into_previous(second, actor=editor, version=second.version)
+    with pytest.raises(ActionRefused, match="rejected"):
+        entry_actions.merge_entry(second, actor=editor, expected_version=second.version)
 
 
 def test_an_entry_that_another_is_merged_into_cannot_be_rejected(plan, editor) -> None:
     first, second = entries_of(plan)[:2]
     second = fresh(second)
-    plan_actions.merge_into_previous(second, actor=editor, version=second.version)
+    entry_actions.merge_entry(second, actor=editor, expected_version=second.version)
     first = fresh(first)
-    with pytest.raises(plan_actions.ActionRefused, match="undo that merge"):
-        plan_actions.reject(first, actor=editor, version=first.version)
+    with pytest.raises(ActionRefused, match="undo that merge"):
+        entry_actions.reject_entry(first, actor=editor, expected_version=first.version)
 
 
 def test_undo_takes_back_decisions_one_at_a_time_newest_first(plan, editor) -> None:
@@ -90,19 +93,21 @@ def test_undo_takes_back_decisions_one_at_a_time_newest_first(plan, editor) -> N
     edit(entry, editor, title="A better title")
     assert fresh(entry).state == State.EDITED
 
-    first_undo = plan_actions.undo(fresh(entry), actor=editor, version=fresh(entry).version)
+    first_undo = entry_actions.undo_entry(
+        fresh(entry), actor=editor, expected_version=fresh(entry).version
+    )
     after_first = fresh(entry)
     assert (after_first.state, after_first.title) == (State.ACCEPTED, entry.title)
     assert first_undo.undoes.action == "entry.edit"
 
-    plan_actions.undo(after_first, actor=editor, version=after_first.version)
+    entry_actions.undo_entry(after_first, actor=editor, expected_version=after_first.version)
     after_second = fresh(entry)
     assert after_second.state == State.PROPOSED
     assert after_second.decided_by is None
     assert after_second.decided_at is None
 
-    with pytest.raises(plan_actions.ActionRefused, match="nothing"):
-        plan_actions.undo(after_second, actor=editor, version=after_second.version)
+    with pytest.raises(ActionRefused, match="nothing"):
+        entry_actions.undo_entry(after_second, actor=editor, expected_version=after_second.version)
     actions = list(Decision.objects.order_by("pk").values_list("action", flat=True))
     assert actions == ["entry.accept", "entry.edit", "entry.undo", "entry.undo"]
 
@@ -110,9 +115,11 @@ def test_undo_takes_back_decisions_one_at_a_time_newest_first(plan, editor) -> N
 def test_an_undone_decision_is_not_undone_twice(plan, editor) -> None:
     entry = entries_of(plan)[1]
     accept(entry, editor)
-    undo = plan_actions.undo(fresh(entry), actor=editor, version=fresh(entry).version)
-    assert plan_actions.undo_target(fresh(entry)) is None
-    assert plan_actions.undoable_entry_ids(plan) == set()
+    undo = entry_actions.undo_entry(
+        fresh(entry), actor=editor, expected_version=fresh(entry).version
+    )
+    assert entry_actions.undo_target(fresh(entry)) is None
+    assert undoable_entry_ids(plan) == set()
     assert undo.undoes.action == "entry.accept"
 
 
@@ -130,7 +137,7 @@ def test_an_edit_moves_the_span_and_makes_a_fresh_exact_anchor(plan, editor) -> 
 
 def test_a_path_outside_the_plan_grammar_is_refused_with_grounding_s_reason(plan, editor) -> None:
     entry = entries_of(plan)[1]
-    with pytest.raises(plan_actions.EditRefused) as refused:
+    with pytest.raises(entry_actions.EditRefused) as refused:
         edit(entry, editor, path="Not A Path")
     assert "path" in refused.value.errors
     assert "slugs" in refused.value.errors["path"][0]
@@ -139,18 +146,18 @@ def test_a_path_outside_the_plan_grammar_is_refused_with_grounding_s_reason(plan
 
 def test_a_path_another_entry_has_is_refused(plan, editor) -> None:
     first, second = entries_of(plan)[1:3]
-    with pytest.raises(plan_actions.EditRefused) as refused:
+    with pytest.raises(entry_actions.EditRefused) as refused:
         edit(second, editor, path=first.path)
     assert "already has this path" in refused.value.errors["path"][0]
 
 
 def test_a_span_that_overlaps_its_neighbour_or_leaves_the_text_is_refused(plan, editor) -> None:
     first, second = entries_of(plan)[1:3]
-    with pytest.raises(plan_actions.EditRefused) as overlap:
+    with pytest.raises(entry_actions.EditRefused) as overlap:
         edit(second, editor, start=first.span_end - 5)
     assert "previous entry" in overlap.value.errors["start"][0]
     last = entries_of(plan)[-1]
-    with pytest.raises(plan_actions.EditRefused) as outside:
+    with pytest.raises(entry_actions.EditRefused) as outside:
         edit(last, editor, end=len(plan.document.text) + 10)
     assert "within" in outside.value.errors["form"][0]
 
@@ -161,11 +168,11 @@ def test_a_boundary_moved_into_a_paragraph_is_offered_the_nearest_paragraph_boun
     entry = fresh(entries_of(plan)[2])
     text = plan.document.text
     inside = text.index("Paragraph 1", entry.span_start) + 4
-    request = plan_actions.EditRequest(
+    request = entry_actions.EditRequest(
         title=entry.title, path=entry.path, start=inside, end=entry.span_end
     )
-    with pytest.raises(plan_actions.BoundaryOffer) as offer:
-        plan_actions.edit(entry, request, actor=editor, version=entry.version)
+    with pytest.raises(entry_actions.BoundaryOffer) as offer:
+        entry_actions.edit_entry(entry, request, actor=editor, expected_version=entry.version)
     offered = [boundary.offset for boundary in offer.value.offers["start"]]
     assert inside - 4 in offered
     assert all(text[offset - 2 : offset] == "\n\n" for offset in offered)
@@ -176,7 +183,7 @@ def test_accepting_an_edited_entry_keeps_it_an_edit(plan, editor) -> None:
     entry = entries_of(plan)[1]
     edit(entry, editor, title="Renamed")
     current = fresh(entry)
-    plan_actions.reject(current, actor=editor, version=current.version)
+    entry_actions.reject_entry(current, actor=editor, expected_version=current.version)
     accept(entry, editor)
     assert fresh(entry).state == State.EDITED
 
@@ -191,19 +198,19 @@ def test_an_edit_back_to_the_proposal_is_an_accept(plan, editor) -> None:
 def test_confirming_an_anchor_re_anchors_it_at_its_span(plan, editor) -> None:
     entry = entries_of(plan)[1]
     Entry.objects.filter(pk=entry.pk).update(anchor_status="fuzzy", quote="x" * len(entry.quote))
-    assert plan_actions.plan_counts(plan).unsettled_anchors == 1
+    assert plan.entries.counts().unsettled_anchors == 1
     current = fresh(entry)
-    plan_actions.confirm_anchor(current, actor=editor, version=current.version)
+    entry_actions.confirm_anchor(current, actor=editor, expected_version=current.version)
     confirmed = fresh(entry)
     assert confirmed.anchor_confirmed
     assert confirmed.quote == plan.document.text[entry.span_start : entry.span_end]
-    assert plan_actions.plan_counts(plan).unsettled_anchors == 0
+    assert plan.entries.counts().unsettled_anchors == 0
 
 
 def test_an_exact_anchor_needs_no_confirming(plan, editor) -> None:
     entry = fresh(entries_of(plan)[1])
-    with pytest.raises(plan_actions.ActionRefused, match="no confirming"):
-        plan_actions.confirm_anchor(entry, actor=editor, version=entry.version)
+    with pytest.raises(ActionRefused, match="no confirming"):
+        entry_actions.confirm_anchor(entry, actor=editor, expected_version=entry.version)
 
 
 def test_accepting_a_rule_decides_each_listed_entry_once(plan, editor) -> None:
@@ -220,7 +227,9 @@ def test_accepting_a_rule_accepts_nothing_when_a_listed_entry_changed_since(plan
     listed = {entry.pk: entry.version for entry in entries}
     # Accepted and undone by someone else: proposed again, but not the version listed.
     accept(entries[-1], editor)
-    plan_actions.undo(fresh(entries[-1]), actor=editor, version=fresh(entries[-1]).version)
+    entry_actions.undo_entry(
+        fresh(entries[-1]), actor=editor, expected_version=fresh(entries[-1]).version
+    )
     with pytest.raises(StaleVersion):
         plan_actions.accept_rule(plan, "rule:heading", actor=editor, versions=listed)
     assert Decision.objects.count() == 2
@@ -229,28 +238,28 @@ def test_accepting_a_rule_accepts_nothing_when_a_listed_entry_changed_since(plan
 
 def test_counts_say_what_blocks_adjudication(plan, editor) -> None:
     entries = entries_of(plan)
-    counts = plan_actions.plan_counts(plan)
+    counts = plan.entries.counts()
     assert not counts.ready
     assert counts.blockers == [f"{len(entries)} entries still proposed"]
     for entry in entries:
         accept(entry, editor)
-    assert plan_actions.plan_counts(plan).ready
+    assert plan.entries.counts().ready
 
 
 def test_a_decided_plan_adjudicates_and_then_refuses_every_action(plan, editor) -> None:
     for entry in entries_of(plan):
         accept(entry, editor)
     plan.refresh_from_db()
-    adjudicate_plan(plan, editor, plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     assert export_plan(plan)
     entry = fresh(entries_of(plan)[1])
-    with pytest.raises(plan_actions.ActionRefused, match="frozen"):
-        plan_actions.reject(entry, actor=editor, version=entry.version)
+    with pytest.raises(ActionRefused, match="frozen"):
+        entry_actions.reject_entry(entry, actor=editor, expected_version=entry.version)
 
 
 def test_paragraph_boundaries_are_where_blank_lines_are() -> None:
     text = "one\n\ntwo two\n\n\nthree"
-    starts, ends = plan_actions.paragraph_boundaries(text)
+    starts, ends = paragraph_boundaries(text)
     assert [text[offset:].split()[0] for offset in starts] == ["one", "two", "three"]
     assert [text[:offset].split()[-1] for offset in ends] == ["one", "two", "three"]
 
@@ -259,11 +268,11 @@ def test_an_end_moved_into_a_paragraph_is_offered_ends_where_paragraphs_start(pl
     entry = fresh(entries_of(plan)[2])
     text = plan.document.text
     second = text.index("Paragraph 2", entry.span_start)
-    request = plan_actions.EditRequest(
+    request = entry_actions.EditRequest(
         title=entry.title, path=entry.path, start=entry.span_start, end=second + 3
     )
-    with pytest.raises(plan_actions.BoundaryOffer) as offer:
-        plan_actions.edit(entry, request, actor=editor, version=entry.version)
+    with pytest.raises(entry_actions.BoundaryOffer) as offer:
+        entry_actions.edit_entry(entry, request, actor=editor, expected_version=entry.version)
     offered = [boundary.offset for boundary in offer.value.offers["end"]]
     assert second in offered
     assert "start" not in offer.value.offers

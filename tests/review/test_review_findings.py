@@ -9,9 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
 
-from review import plan_actions
+from review.actions import entries as entry_actions
+from review.actions.plans import adjudicate_plan
 from review.adapters import plans as plans_adapter
-from review.adapters.plans import adjudicate_plan
+from review.decisions import ActionRefused
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -30,23 +31,25 @@ def fresh(entry: Entry) -> Entry:
 
 def test_undo_does_not_reject_an_entry_that_another_is_merged_into(editor) -> None:
     first, second = entries_of(make_plan(3))[:2]
-    plan_actions.reject(fresh(first), actor=editor, version=fresh(first).version)
-    plan_actions.accept(fresh(first), actor=editor, version=fresh(first).version)
-    plan_actions.merge_into_previous(fresh(second), actor=editor, version=fresh(second).version)
+    entry_actions.reject_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
+    entry_actions.accept_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
+    entry_actions.merge_entry(fresh(second), actor=editor, expected_version=fresh(second).version)
     count = Decision.objects.count()
-    with pytest.raises(plan_actions.ActionRefused, match="is merged into it"):
-        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    with pytest.raises(ActionRefused, match="is merged into it"):
+        entry_actions.undo_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
     assert fresh(first).state == State.ACCEPTED
     assert Decision.objects.count() == count
 
 
 def test_undo_does_not_merge_an_entry_into_a_rejected_one(editor) -> None:
     first, second = entries_of(make_plan(3))[:2]
-    plan_actions.merge_into_previous(fresh(second), actor=editor, version=fresh(second).version)
-    plan_actions.accept(fresh(second), actor=editor, version=fresh(second).version)
-    plan_actions.reject(fresh(first), actor=editor, version=fresh(first).version)
-    with pytest.raises(plan_actions.ActionRefused, match="is rejected"):
-        plan_actions.undo(fresh(second), actor=editor, version=fresh(second).version)
+    entry_actions.merge_entry(fresh(second), actor=editor, expected_version=fresh(second).version)
+    entry_actions.accept_entry(fresh(second), actor=editor, expected_version=fresh(second).version)
+    entry_actions.reject_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
+    with pytest.raises(ActionRefused, match="is rejected"):
+        entry_actions.undo_entry(
+            fresh(second), actor=editor, expected_version=fresh(second).version
+        )
     assert fresh(second).state == State.ACCEPTED
 
 
@@ -54,8 +57,8 @@ def _edit(entry, editor, **values):
     entry = fresh(entry)
     fields = {"title": entry.title, "path": entry.path, "start": entry.span_start}
     fields |= {"end": entry.span_end, "keep_boundaries": True} | values
-    request = plan_actions.EditRequest(**fields)
-    return plan_actions.edit(entry, request, actor=editor, version=entry.version)
+    request = entry_actions.EditRequest(**fields)
+    return entry_actions.edit_entry(entry, request, actor=editor, expected_version=entry.version)
 
 
 def test_undo_does_not_put_back_a_span_the_next_entry_now_covers(editor) -> None:
@@ -64,8 +67,8 @@ def test_undo_does_not_put_back_a_span_the_next_entry_now_covers(editor) -> None
     end, start = first.span_end, second.span_start
     _edit(first, editor, end=end - 20)
     _edit(second, editor, start=start - 20)
-    with pytest.raises(plan_actions.ActionRefused, match="next entry"):
-        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    with pytest.raises(ActionRefused, match="next entry"):
+        entry_actions.undo_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
     assert fresh(first).span_end == end - 20
 
 
@@ -75,20 +78,22 @@ def test_undo_does_not_put_back_a_path_another_entry_now_has(editor) -> None:
     old_path = first.path
     _edit(first, editor, path="handbook/renamed")
     _edit(second, editor, path=old_path)
-    with pytest.raises(plan_actions.ActionRefused, match="already has"):
-        plan_actions.undo(fresh(first), actor=editor, version=fresh(first).version)
+    with pytest.raises(ActionRefused, match="already has"):
+        entry_actions.undo_entry(fresh(first), actor=editor, expected_version=fresh(first).version)
     assert fresh(first).path == "handbook/renamed"
 
 
 def test_an_entry_loaded_before_the_plan_was_adjudicated_cannot_change_it(editor) -> None:
     plan = make_plan(2)
     for entry in entries_of(plan):
-        plan_actions.accept(fresh(entry), actor=editor, version=fresh(entry).version)
+        entry_actions.accept_entry(
+            fresh(entry), actor=editor, expected_version=fresh(entry).version
+        )
     loaded = fresh(entries_of(plan)[1])  # the page was drawn while the plan was open
-    adjudicate_plan(plan, editor, plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     count = Decision.objects.count()
-    with pytest.raises(plan_actions.ActionRefused, match="frozen"):
-        plan_actions.reject(loaded, actor=editor, version=loaded.version)
+    with pytest.raises(ActionRefused, match="frozen"):
+        entry_actions.reject_entry(loaded, actor=editor, expected_version=loaded.version)
     assert fresh(loaded).state == State.ACCEPTED
     assert Decision.objects.count() == count
 
@@ -97,7 +102,7 @@ def test_an_entry_loaded_before_the_plan_was_adjudicated_cannot_change_it(editor
 def test_an_edit_longer_than_its_column_is_refused_naming_the_field(editor, field) -> None:
     entry = entries_of(make_plan(2))[1]
     long = {"title": "T" * 501, "path": "handbook/" + "a" * 492}[field]
-    with pytest.raises(plan_actions.EditRefused) as refused:
+    with pytest.raises(entry_actions.EditRefused) as refused:
         _edit(entry, editor, **{field: long})
     assert "500" in " ".join(refused.value.errors[field])
     assert getattr(fresh(entry), field) == getattr(entry, field)
@@ -112,7 +117,9 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
     editor = user_in(User, "edith", "Editors")
     plan = make_plan(2)
     for entry in entries_of(plan):
-        plan_actions.accept(fresh(entry), actor=editor, version=fresh(entry).version)
+        entry_actions.accept_entry(
+            fresh(entry), actor=editor, expected_version=fresh(entry).version
+        )
     loaded = fresh(entries_of(plan)[1])
     locked = threading.Event()
     payload = plans_adapter._adjudicated_payload
@@ -128,7 +135,9 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
     def reject() -> None:
         try:
             locked.wait(timeout=30)
-            outcome.append(plan_actions.reject(loaded, actor=editor, version=loaded.version))
+            outcome.append(
+                entry_actions.reject_entry(loaded, actor=editor, expected_version=loaded.version)
+            )
         except Exception as error:  # surfaced by the assertions below
             outcome.append(error)
         finally:
@@ -136,9 +145,9 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
 
     thread = threading.Thread(target=reject)
     thread.start()
-    adjudicate_plan(plan, editor, plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     thread.join(timeout=60)
-    assert isinstance(outcome[0], plan_actions.ActionRefused), outcome
+    assert isinstance(outcome[0], ActionRefused), outcome
     assert fresh(loaded).state == State.ACCEPTED
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review.answer_actions import decide_answer
+from review.actions.answers import decide_answer
 from review.models import Answer, Decision
 from tests.builders.cases_answers import make_answer
 from tests.builders.users import user_in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review.case_actions import decide_case
+from review.actions.cases import decide_case
 from review.models import Case, Decision
 from tests.builders.cases_answers import make_case
 from tests.builders.users import user_in

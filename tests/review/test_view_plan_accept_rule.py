@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from review import plan_actions
+from review.actions import entries as entry_actions
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -16,7 +16,7 @@ def test_the_confirmation_lists_the_proposed_entries_of_the_rule(client, editor)
     plan = make_plan(3)
     entries = entries_of(plan)
     first = Entry.objects.select_related("plan").get(pk=entries[0].pk)
-    plan_actions.reject(first, actor=editor, version=first.version)
+    entry_actions.reject_entry(first, actor=editor, expected_version=first.version)
     client.force_login(editor)
     body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
     assert "Accept 3 entries" in body
@@ -46,8 +46,8 @@ def test_an_entry_changed_since_the_list_was_shown_refuses_them_all(
     listed = [f"{entry.pk}:{entry.version}" for entry in entries]
     other = user_in(django_user_model, "otto", "Editors")
     last = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
-    plan_actions.accept(last, actor=other, version=last.version)
-    plan_actions.undo(last, actor=other, version=last.version)
+    entry_actions.accept_entry(last, actor=other, expected_version=last.version)
+    entry_actions.undo_entry(last, actor=other, expected_version=last.version)
     client.force_login(editor)
     response = client.post(
         f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
@@ -64,7 +64,9 @@ def test_a_listed_entry_someone_else_decided_meanwhile_is_left_and_the_message_s
     entries = entries_of(plan)
     listed = [f"{entry.pk}:{entry.version}" for entry in entries]
     last = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
-    plan_actions.reject(last, actor=user_in(django_user_model, "otto", "Editors"), version=1)
+    entry_actions.reject_entry(
+        last, actor=user_in(django_user_model, "otto", "Editors"), expected_version=1
+    )
     client.force_login(editor)
     response = client.post(
         f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}, follow=True

@@ -8,8 +8,9 @@ import json
 import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
-from review import plan_actions
-from review.adapters.plans import adjudicate_plan, export_plan
+from review.actions import entries as entry_actions
+from review.actions.plans import adjudicate_plan
+from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -20,8 +21,8 @@ pytestmark = pytest.mark.django_db
 def decide_all(plan, editor) -> None:
     for number, entry in enumerate(entries_of(plan)):
         entry = Entry.objects.select_related("plan").get(pk=entry.pk)
-        act = plan_actions.merge_into_previous if number == 2 else plan_actions.accept
-        act(entry, actor=editor, version=entry.version)
+        act = entry_actions.merge_entry if number == 2 else entry_actions.accept_entry
+        act(entry, actor=editor, expected_version=entry.version)
 
 
 def test_adjudicating_a_decided_plan_freezes_it_and_offers_the_download(client, editor) -> None:
@@ -118,7 +119,7 @@ def test_the_download_s_file_name_is_quoted_whatever_the_document_is_called(
 ) -> None:
     plan = make_plan(3, name=name)
     decide_all(plan, editor)
-    adjudicate_plan(plan, editor, plan.version)
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     client.force_login(editor)
     response = client.get(f"/plans/{plan.pk}/export.json")
     assert response.status_code == 200

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from review import plan_actions
+from review.actions import entries as entry_actions
 from review.models import Entry
 from tests.builders.plan_views import entries_of, make_plan
 
@@ -118,7 +118,7 @@ def test_the_page_makes_the_same_few_queries_for_10_or_200_entries(
     entries = entries_of(plan)
     for entry in entries[::3]:
         fresh = Entry.objects.select_related("plan").get(pk=entry.pk)
-        plan_actions.accept(fresh, actor=editor, version=fresh.version)
+        entry_actions.accept_entry(fresh, actor=editor, expected_version=fresh.version)
     client.force_login(editor)
     with django_assert_max_num_queries(7):
         page(client, plan)

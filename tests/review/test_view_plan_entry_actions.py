@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review import plan_actions
+from review.actions import entries as entry_actions
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -100,7 +100,7 @@ def test_a_stale_version_is_409_naming_who_changed_it_and_overwrites_nothing(
     other = user_in(django_user_model, "otto", "Editors")
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
     seen = entry.version
-    plan_actions.accept(entry, actor=other, version=seen)
+    entry_actions.accept_entry(entry, actor=other, expected_version=seen)
     client.force_login(editor)
     response = act(client, entry, "reject", version=seen)
     body = response.content.decode()
@@ -115,7 +115,7 @@ def test_a_stale_plain_post_gets_a_409_page(client, editor, django_user_model, p
     other = user_in(django_user_model, "otto", "Editors")
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
     seen = entry.version
-    plan_actions.accept(entry, actor=other, version=seen)
+    entry_actions.accept_entry(entry, actor=other, expected_version=seen)
     client.force_login(editor)
     response = act(client, entry, "reject", version=seen, htmx=False)
     assert response.status_code == 409

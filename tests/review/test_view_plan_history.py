@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from review import plan_actions
+from review.actions import entries as entry_actions
 from review.models import Entry
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -20,10 +20,10 @@ def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
     plan = make_plan(2)
     other_plan = make_plan(1, name="other.md", title="Other")
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
-    plan_actions.accept(entry, actor=editor, version=entry.version)
-    plan_actions.undo(entry, actor=editor, version=entry.version)
+    entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
+    entry_actions.undo_entry(entry, actor=editor, expected_version=entry.version)
     elsewhere = Entry.objects.select_related("plan").get(pk=entries_of(other_plan)[0].pk)
-    plan_actions.reject(elsewhere, actor=editor, version=elsewhere.version)
+    entry_actions.reject_entry(elsewhere, actor=editor, expected_version=elsewhere.version)
 
     client.force_login(user_in(django_user_model, "rita", "Readers"))
     body = client.get(f"/plans/{plan.pk}/history/").content.decode()

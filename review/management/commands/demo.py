@@ -15,11 +15,11 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from review.actions.answers import decide_answer
+from review.actions.cases import decide_case
 from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.plans import propose_document
-from review.answer_actions import decide_answer
-from review.case_actions import decide_case
 from review.decisions import latest_decision
 from review.models import Answer, Case
 from review.permissions import EDITORS, MODERATORS, READERS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from review.adapters.errors import ImportRefused
+from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.management.commands._common import REFUSED, refusal, write_atomically
 from review.models import Plan
@@ -27,7 +27,7 @@ class Command(BaseCommand):
             raise CommandError(f"there is no plan with id {plan_id}", returncode=REFUSED)
         try:
             payload = export_plan(plan)
-        except ImportRefused as refused:
+        except PlanNotAdjudicable as refused:
             raise refusal(refused) from refused
         if out:
             write_atomically(out, [payload])

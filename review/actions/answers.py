@@ -1,13 +1,10 @@
-"""An editor's decision on an answer: publish, withdraw, and undo.
-
-Versioned and logged through `review.decisions.decide`, like a case's verdict.
-"""
+"""An editor's decision on an answer: publish, withdraw, and undo."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.case_actions import ActionRefused, record_decision, undo_latest
+from review.decisions import ActionRefused, record_decision, undo_latest
 from review.models import Answer, Decision
 
 
@@ -16,6 +13,10 @@ class StateAction:
     name: str  # as in the URL and the log: "answer.<name>"
     label: str
     state: str
+
+    @property
+    def slug(self) -> str:
+        return self.name
 
 
 STATE_ACTIONS = {

@@ -1,4 +1,4 @@
-"""The shell: the dashboard at "/" with the review queues and the user's own recent decisions.
+"""The dashboard at "/" with the review queues and the user's own recent decisions.
 
 Login and logout are Django's own views (templates/registration/login.html); logout is a POST.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from review.models import Answer, Case, Decision, Entry, Plan
@@ -25,21 +25,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "name": "Plans awaiting decisions",
             "count": open_plans.filter(entries__state=Entry.State.PROPOSED).distinct().count(),
             "detail": f"{_proposed_entries()} entries still proposed",
-            "url": "/plans/?status=open",
+            "url": reverse("plans") + "?status=open",
             "yours": can_decide_plans(request.user),
         },
         {
             "name": "Flagged cases",
             "count": undecided_cases.filter(flagged=True).count(),
             "detail": f"{undecided_cases.count()} cases undecided",
-            "url": "/cases/",
+            "url": reverse("cases"),
             "yours": can_decide_cases(request.user),
         },
         {
             "name": "Answers",
             "count": Answer.objects.filter(state=Answer.State.PROPOSED).count(),
             "detail": "awaiting publication",
-            "url": "/answers/",
+            "url": reverse("answers"),
             "yours": can_decide_answers(request.user),
         },
     ]
@@ -49,7 +49,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     entry_plans = _entry_plans(recent)
     return render(
         request,
-        "review/shell/dashboard.html",
+        "review/dashboard.html",
         {"queues": queues, "recent": [_described(row, entry_plans) for row in recent]},
     )
 
@@ -70,14 +70,10 @@ def _described(decision: Decision, entry_plans: dict[str, tuple[int, str]]) -> d
     url, label = "", f"{kind} {key}"
     if kind == "entry" and key in entry_plans:
         plan_id, entry_path = entry_plans[key]
-        url, label = f"/plans/{plan_id}/?entry={key}#entry-{key}", entry_path
+        url = f"{reverse('plan', args=[plan_id])}?entry={key}#entry-{key}"
+        label = entry_path
     elif kind == "plan":
-        url, label = f"/plans/{key}/", f"plan {key}"
+        url, label = reverse("plan", args=[key]), f"plan {key}"
     elif kind in ("case", "answer"):
-        url = f"/{kind}s/{key}/"
+        url = reverse(kind, args=[key])
     return {"decision": decision, "url": url, "label": label}
-
-
-urlpatterns = [
-    path("", dashboard, name="dashboard"),
-]

@@ -1,0 +1,73 @@
+"""Paragraph boundaries: where a person may start or end a span without cutting a paragraph.
+
+An entry proposed by `grounding.propose` ends where the next paragraph starts, so that the
+entries tile the text; a span a person types is offered the nearest of these boundaries.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+# A blank line, possibly holding spaces: where one paragraph ends and the next starts.
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
+# Characters of text shown beside an offered boundary.
+CONTEXT_CHARS = 48
+
+
+@dataclass(frozen=True)
+class Boundary:
+    """A paragraph boundary near an offset, with a little of the text beside it."""
+
+    offset: int
+    context: str
+
+
+def paragraph_boundaries(text: str) -> tuple[list[int], list[int]]:
+    """Offsets where paragraphs start and where they end (the end excludes the blank line)."""
+    starts, ends = [0], []
+    for match in _PARAGRAPH_BREAK.finditer(text):
+        ends.append(match.start())
+        starts.append(match.end())
+    ends.append(len(text.rstrip()))
+    return starts, ends
+
+
+def is_paragraph_start(text: str, offset: int) -> bool:
+    return offset in paragraph_boundaries(text)[0]
+
+
+def is_paragraph_end(text: str, offset: int) -> bool:
+    """At the end of a paragraph's text, or where the next paragraph starts (the proposer's
+    entries end there), or at the end of the text."""
+    starts, ends = paragraph_boundaries(text)
+    return offset in ends or offset in starts[1:] or offset == len(text)
+
+
+def nearest_paragraph_starts(text: str, offset: int, count: int = 2) -> list[Boundary]:
+    starts, _ = paragraph_boundaries(text)
+    return [
+        Boundary(found, _one_line(text[found : found + CONTEXT_CHARS]) + "…")
+        for found in _nearest(starts, offset, count)
+    ]
+
+
+def nearest_paragraph_ends(text: str, offset: int, count: int = 2) -> list[Boundary]:
+    """Ends offered where the next paragraph starts, as the proposer ends its entries."""
+    starts, _ = paragraph_boundaries(text)
+    ends = sorted({*starts[1:], len(text)})
+    return [
+        Boundary(found, "…" + _one_line(text[max(0, found - CONTEXT_CHARS) : found]))
+        for found in _nearest(ends, offset, count)
+    ]
+
+
+def _nearest(offsets: list[int], offset: int, count: int) -> list[int]:
+    index = bisect.bisect_left(offsets, offset)
+    around = offsets[max(0, index - count) : index + count]
+    return sorted(sorted(around, key=lambda found: abs(found - offset))[:count])
+
+
+def _one_line(snippet: str) -> str:
+    return " ".join(snippet.split())

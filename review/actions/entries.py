@@ -1,0 +1,464 @@
+"""What an editor may do to one entry of a segmentation plan, and the rules each action keeps:
+accept, reject, merge into the previous entry, confirm a doubtful anchor, edit, and undo.
+
+Validation that is about plans (path grammar, titles, spans, anchors) is asked of `grounding`;
+what is checked here is what only the database knows: neighbours, path uniqueness, state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grounding.anchors import PLACED, Anchor, make_anchor
+from grounding.paragraphs import (
+    Boundary,
+    is_paragraph_end,
+    is_paragraph_start,
+    nearest_paragraph_ends,
+    nearest_paragraph_starts,
+)
+from grounding.placement import proposed_span_now
+from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
+from review.decisions import (
+    ActionRefused,
+    StaleVersion,
+    decide,
+    decided_by,
+    last_undoable,
+    latest_decision,
+    record_decision,
+    undo_latest,
+)
+from review.models import Decision, Entry, Plan
+
+State = Entry.State
+AnchorStatus = Entry.AnchorStatus
+
+FROZEN = "This plan is adjudicated and frozen: its entries can no longer change."
+UNDO = "entry.undo"
+# Fields an undo may put back; anything else in a snapshot is ignored.
+RESTORABLE = frozenset(
+    {
+        "state",
+        "title",
+        "path",
+        "span_start",
+        "span_end",
+        "quote",
+        "prefix",
+        "suffix",
+        "anchor_status",
+        "anchor_score",
+        "anchor_confirmed",
+        "decided_by_id",
+        "decided_at",
+        "note",
+    }
+)
+
+
+class EditRefused(ActionRefused):
+    """An edit with problems, by form field ("form" for the edit as a whole)."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(message for messages in errors.values() for message in messages))
+
+
+class BoundaryOffer(ActionRefused):
+    """A moved boundary fell inside a paragraph: the editor chooses before anything is saved."""
+
+    def __init__(self, offers: dict[str, list[Boundary]]):
+        self.offers = offers
+        names = " and ".join(offers)
+        super().__init__(f"the new {names} falls inside a paragraph")
+
+
+# --- what the actions ask ---------------------------------------------------------------------
+
+
+def proposed_span(entry: Entry, text: str | None = None) -> tuple[int, int] | None:
+    """Where the proposed entry lies in the stored text (`grounding.placement`'s rule); None
+    for an entry with no proposal. An accept keeps this span."""
+    proposed = entry.proposed or {}
+    if "span" not in proposed:
+        return None
+    span = tuple(proposed["span"])
+    if not proposed.get("anchor"):
+        return span
+    text = entry.plan.document_text if text is None else text
+    return proposed_span_now(text, span, Anchor.from_dict(proposed["anchor"]))
+
+
+def differs_from_proposal(
+    entry: Entry, *, title: str | None = None, path: str | None = None, span=None, text=None
+) -> bool:
+    """Whether the entry (or the given new values) differs from what was proposed: such an
+    entry is kept as an edit, never as an accept, or the export would drop the change."""
+    proposed = entry.proposed or {}
+    title = entry.title if title is None else title
+    path = entry.path if path is None else path
+    span = (entry.span_start, entry.span_end) if span is None else tuple(span)
+    if proposed.get("title", title) != title or proposed.get("path", path) != path:
+        return True
+    # The common case needs no text: the entry still has the span it was proposed with.
+    if "span" not in proposed or tuple(proposed["span"]) == span:
+        return False
+    return proposed_span(entry, text) != span
+
+
+def undo_target(entry: Entry) -> Decision | None:
+    """The latest decision on `entry` that an undo would take back."""
+    return last_undoable(entry, UNDO)
+
+
+def neighbours(entry: Entry) -> tuple[Entry | None, Entry | None]:
+    """The entries just before and just after this one in its plan."""
+    siblings = Entry.objects.filter(plan_id=entry.plan_id).defer("proposed")
+    previous = siblings.filter(position__lt=entry.position).order_by("-position").first()
+    following = siblings.filter(position__gt=entry.position).order_by("position").first()
+    return previous, following
+
+
+def _previous(entry: Entry) -> Entry | None:
+    return neighbours(entry)[0]
+
+
+def _following(entry: Entry) -> Entry | None:
+    return neighbours(entry)[1]
+
+
+# --- keeping the plan open --------------------------------------------------------------------
+
+
+def _ensure_open(plan: Plan) -> None:
+    if not plan.is_open:
+        raise ActionRefused(FROZEN)
+
+
+def _still_open(entry: Entry):
+    """A guard that refuses, inside the decision's transaction, if the plan is no longer open
+    as committed now (not as it was loaded): a plan adjudicated since the page was drawn is
+    frozen."""
+
+    def guard() -> None:
+        # The entry's row first (adjudication locks entries before it freezes the plan), then
+        # the plan's status in a statement of its own, so that it sees what that committed.
+        list(Entry.objects.select_for_update().filter(pk=entry.pk).values_list("pk"))
+        if not Plan.objects.filter(pk=entry.plan_id, status=Plan.Status.OPEN).exists():
+            raise ActionRefused(FROZEN)
+
+    return guard
+
+
+def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
+    return record_decision(
+        entry,
+        "state",
+        state,
+        action=action,
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+        guard=_still_open(entry),
+    )
+
+
+# --- the actions ------------------------------------------------------------------------------
+
+
+def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+    _ensure_open(entry.plan)
+    # An entry whose values differ from the proposal is kept as an edit, never as an accept.
+    state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
+    if entry.state == state:
+        raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
+    return _set_state(
+        entry,
+        state,
+        action="entry.accept",
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
+
+
+def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+    _ensure_open(entry.plan)
+    if entry.state == State.REJECTED:
+        raise ActionRefused("This entry is already rejected.")
+    following = _following(entry)
+    if following is not None and following.state == State.MERGED:
+        raise ActionRefused(
+            f"“{following.title}” is merged into this entry; undo that merge before rejecting it."
+        )
+    return _set_state(
+        entry,
+        State.REJECTED,
+        action="entry.reject",
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
+
+
+def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+    """Merge the entry into the one before it."""
+    _ensure_open(entry.plan)
+    if entry.state == State.MERGED:
+        raise ActionRefused("This entry is already merged into the one before it.")
+    previous = _previous(entry)
+    if previous is None:
+        raise ActionRefused("The first entry has no entry before it to merge into.")
+    if previous.state == State.REJECTED:
+        raise ActionRefused(
+            f"The entry before this one (“{previous.title}”) is rejected; "
+            "a merge needs a kept entry to join."
+        )
+    return _set_state(
+        entry,
+        State.MERGED,
+        action="entry.merge",
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
+
+
+def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+    """The editor has looked at a fuzzy, ambiguous or orphaned anchor's span and says it is
+    right; the anchor is re-made from the text at that span so the export replays exactly."""
+    _ensure_open(entry.plan)
+    if not entry.anchor_in_doubt:
+        raise ActionRefused("This entry's anchor needs no confirming.")
+    text = entry.plan.document_text
+    if not 0 <= entry.span_start < entry.span_end <= len(text):
+        raise ActionRefused(
+            "This anchor was not found in the text, so there is no span to confirm; "
+            "edit its boundaries instead."
+        )
+    anchor = make_anchor(text, entry.span_start, entry.span_end)
+    changes = {"anchor_confirmed": True}
+    changes.update(
+        {name: value for name, value in anchor.to_dict().items() if getattr(entry, name) != value}
+    )
+    return decide(
+        entry,
+        expected_version=expected_version,
+        actor=actor,
+        action="entry.confirm_anchor",
+        changes=changes,
+        note=note,
+        guard=_still_open(entry),
+    )
+
+
+def undo_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+    _ensure_open(entry.plan)
+    return undo_latest(
+        entry,
+        actor=actor,
+        expected_version=expected_version,
+        action=UNDO,
+        note=note,
+        fields=RESTORABLE,
+        check=lambda restored: _check_restorable(entry, restored),
+        guard=_still_open(entry),
+        nothing="There is nothing on this entry to undo.",
+    )
+
+
+def _check_restorable(entry: Entry, restored: dict) -> None:
+    """Refuse an undo that would put back what the neighbours have since made wrong: the
+    same rules reject, merge and edit keep."""
+    state = restored.get("state", entry.state)
+    start = restored.get("span_start", entry.span_start)
+    end = restored.get("span_end", entry.span_end)
+    path = restored.get("path", entry.path)
+    # Only what the undo would move can clash with a neighbour: ask for no other.
+    previous = _previous(entry) if state == State.MERGED or start < entry.span_start else None
+    following = _following(entry) if state == State.REJECTED or end > entry.span_end else None
+    if state == State.REJECTED and following is not None and following.state == State.MERGED:
+        raise ActionRefused(
+            f"Undoing would reject this entry, but “{following.title}” is merged into it; "
+            "undo that merge first."
+        )
+    if state == State.MERGED and (previous is None or previous.state == State.REJECTED):
+        raise ActionRefused(
+            "Undoing would merge this entry into the one before it, which is rejected "
+            "(or there is none)."
+        )
+    if previous is not None and start < previous.span_end:
+        raise ActionRefused(
+            f"Undoing would start this entry at {start}, before the previous entry "
+            f"(“{previous.title}”) ends at {previous.span_end}; edit it instead."
+        )
+    if following is not None and end > following.span_start:
+        raise ActionRefused(
+            f"Undoing would end this entry at {end}, after the next entry "
+            f"(“{following.title}”) starts at {following.span_start}; edit it instead."
+        )
+    if path != entry.path and _path_taken(entry, path):
+        raise ActionRefused(
+            f"Undoing would give this entry the path {path}, which another entry of this plan "
+            "already has; edit it instead."
+        )
+
+
+def _path_taken(entry: Entry, path: str) -> bool:
+    return Entry.objects.filter(plan_id=entry.plan_id, path=path).exclude(pk=entry.pk).exists()
+
+
+# --- editing ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EditRequest:
+    title: str
+    path: str
+    start: str | int
+    end: str | int
+    note: str = ""
+    # The editor saw the nearest paragraph boundaries and kept their own offsets anyway.
+    keep_boundaries: bool = False
+
+
+def edit_entry(entry: Entry, request: EditRequest, *, actor, expected_version: int) -> Decision:
+    _ensure_open(entry.plan)
+    if expected_version != entry.version:
+        # Offers and field errors redraw the form at the entry's version now: one the editor
+        # never saw is a conflict first, or the next submit would overwrite it unseen.
+        raise StaleVersion(entry, latest_decision(entry))
+    text = entry.plan.document_text
+    title, path, start, end = _checked_edit(entry, request, text)
+    if not request.keep_boundaries:
+        _offer_boundaries(entry, text, start, end)
+
+    changes: dict = {}
+    if title != entry.title:
+        changes["title"] = title
+    if path != entry.path:
+        changes["path"] = path
+    if (start, end) != (entry.span_start, entry.span_end):
+        changes["span_start"], changes["span_end"] = start, end
+    # Whoever edits an entry has looked at its span, so the anchor is re-made from the text
+    # there: that also settles a fuzzy, ambiguous or orphaned anchor.
+    anchor = make_anchor(text, start, end).to_dict()
+    changes.update({name: value for name, value in anchor.items() if getattr(entry, name) != value})
+    if entry.anchor_status not in PLACED or entry.anchor_score != 1.0:
+        changes.update(anchor_status=AnchorStatus.EXACT, anchor_score=1.0)
+    if not changes and entry.state in Entry.KEPT_STATES:
+        raise EditRefused({"form": ["Nothing changed: change the title, the path or a boundary."]})
+
+    edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
+    changes.update(
+        state=State.EDITED if edited else State.ACCEPTED, **decided_by(actor, request.note)
+    )
+    return decide(
+        entry,
+        expected_version=expected_version,
+        actor=actor,
+        action="entry.edit",
+        changes=changes,
+        note=request.note,
+        guard=_still_open(entry),
+    )
+
+
+def _offer_boundaries(entry: Entry, text: str, start: int, end: int) -> None:
+    """Refuse with the nearest paragraph boundaries when a moved boundary cuts a paragraph."""
+    offers = {}
+    if start != entry.span_start and not is_paragraph_start(text, start):
+        offers["start"] = nearest_paragraph_starts(text, start)
+    if end != entry.span_end and not is_paragraph_end(text, end):
+        offers["end"] = nearest_paragraph_ends(text, end)
+    offers = {name: found for name, found in offers.items() if found}
+    if offers:
+        raise BoundaryOffer(offers)
+
+
+def _checked_edit(entry: Entry, request: EditRequest, text: str) -> tuple[str, str, int, int]:
+    title = (request.title or "").strip()
+    path = (request.path or "").strip()
+    errors: dict[str, list[str]] = {}
+    start = _offset(request.start, "start", errors)
+    end = _offset(request.end, "end", errors)
+    for name, value in (("title", title), ("path", path)):
+        limit = Entry._meta.get_field(name).max_length
+        if len(value) > limit:
+            errors.setdefault(name, []).append(f"At most {limit} characters, not {len(value)}.")
+    if errors:
+        raise EditRefused(errors)
+    if not 0 <= start < end <= len(text):
+        problem = f"A span lies within 0–{len(text)}, start before end: not {start}–{end}."
+        raise EditRefused({"form": [problem]})
+    _check_neighbours(entry, path, start, end)
+    _check_grammar(entry, title, path, start, end, text)
+    if not text[start:end].strip():
+        raise EditRefused({"form": ["The new span holds only whitespace."]})
+    return title, path, start, end
+
+
+def _check_neighbours(entry: Entry, path: str, start: int, end: int) -> None:
+    errors: dict[str, list[str]] = {}
+    previous, following = neighbours(entry)
+    if previous is not None and start < previous.span_end:
+        errors["start"] = [
+            f"Starts before the previous entry (“{previous.title}”) ends at {previous.span_end}."
+        ]
+    if following is not None and end > following.span_start:
+        errors["end"] = [
+            f"Ends after the next entry (“{following.title}”) starts at {following.span_start}."
+        ]
+    if path and _path_taken(entry, path):
+        errors["path"] = ["Another entry of this plan already has this path."]
+    if errors:
+        raise EditRefused(errors)
+
+
+def _check_grammar(entry: Entry, title: str, path: str, start: int, end: int, text: str) -> None:
+    """The plan grammar is grounding's: ask it about this entry as a one-entry plan."""
+    plan = entry.plan
+    payload = {
+        "source_sha256": plan.source_sha256,
+        "extractor_id": plan.extractor_id or "unknown",
+        "extractor_version": plan.extractor_version or "unknown",
+        "proposed_by": plan.proposed_by or "unknown",
+        "adjudicated": False,
+        "entries": [
+            {
+                "path": path,
+                "title": title,
+                "span": [start, end],
+                "anchor": make_anchor(text, start, end).to_dict(),
+                "derived": [PROPOSED_MARKER, *(entry.rules or ["rule:edited"])],
+            }
+        ],
+    }
+    try:
+        parse_segmentation_plan(payload, text)
+    except PlanError as error:
+        name = error.field if error.field in ("title", "path") else "form"
+        raise EditRefused({name: [_sentence(error.problem)]}) from error
+
+
+def _offset(value, name: str, errors: dict) -> int:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        errors.setdefault(name, []).append("Enter a character offset (a whole number).")
+        return 0
+
+
+def _sentence(problem: str) -> str:
+    problem = problem.strip()
+    return problem[:1].upper() + problem[1:] + ("" if problem.endswith(".") else ".")
+
+
+ENTRY_ACTIONS = {
+    "accept": accept_entry,
+    "reject": reject_entry,
+    "merge": merge_entry,
+    "undo": undo_entry,
+    "confirm-anchor": confirm_anchor,
+}

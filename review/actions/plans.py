@@ -1,0 +1,85 @@
+"""What an editor does to a plan as a whole: accept every proposed entry of one rule, and
+adjudicate (freeze) the plan once every entry is decided."""
+
+from __future__ import annotations
+
+import json
+
+from django.db import transaction
+from django.utils import timezone
+
+from review.actions.entries import FROZEN, accept_entry
+from review.adapters.errors import PlanNotAdjudicable
+from review.adapters.plans import adjudicated_payload
+from review.decisions import ActionRefused, decide
+from review.models import Decision, Entry, Plan
+
+
+def rule_candidates(plan: Plan, rule: str) -> list[Entry]:
+    """The PROPOSED entries that name `rule`, in order (filtered in Python: JSON lookups
+    differ between SQLite and PostgreSQL)."""
+    proposed = plan.entries.filter(state=Entry.State.PROPOSED).order_by("position")
+    return [entry for entry in proposed if rule in (entry.rules or [])]
+
+
+def accept_rule(plan: Plan, rule: str, *, actor, versions: dict[int, int]) -> list[Decision]:
+    """Accept every listed PROPOSED entry of `rule`: one decision per entry, all or none.
+
+    `versions` is what the confirmation page showed (entry id -> version); an entry that
+    changed since, or one that was not listed, is not touched, and a stale one refuses all.
+    """
+    if not plan.is_open:
+        raise ActionRefused(FROZEN)
+    decisions = []
+    with transaction.atomic():
+        for entry in rule_candidates(plan, rule):
+            if entry.pk in versions:
+                entry.plan = plan
+                decisions.append(
+                    accept_entry(entry, actor=actor, expected_version=versions[entry.pk])
+                )
+    if not decisions:
+        raise ActionRefused(f"No proposed entry of {rule} is left to accept.")
+    return decisions
+
+
+def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+    """Freeze `plan`: status adjudicated, the adjudicated payload stored, "plan.adjudicate"
+    logged. Refuses (PlanNotAdjudicable) while anything blocks it (`Plan.blockers`);
+    StaleVersion when the plan moved on."""
+    with transaction.atomic():
+        # Hold the rows still while the payload is made from them.
+        entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
+        current = Plan.objects.select_for_update().select_related("document").get(pk=plan.pk)
+        if not current.is_open:
+            raise PlanNotAdjudicable(
+                f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "
+                f"{current.adjudicated_at:%Y-%m-%d %H:%M})",
+                blockers=current.blockers(entries),
+            )
+        blockers = current.blockers(entries)
+        if blockers.problems():
+            raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
+        try:
+            payload = adjudicated_payload(current, entries)
+        except PlanNotAdjudicable as refused:
+            # grounding's reason, with the counts for the plan's page beside it.
+            raise PlanNotAdjudicable(refused.problems, blockers=blockers or None) from refused
+        decide(
+            current,
+            expected_version=expected_version,
+            actor=actor,
+            action="plan.adjudicate",
+            changes={
+                "status": Plan.Status.ADJUDICATED,
+                "adjudicated_by": actor,
+                "adjudicated_at": timezone.now(),
+            },
+        )
+        # The payload belongs to the same decision (same transaction); the log's before
+        # and after keep to the status, the payload itself is what export_plan serves.
+        Plan.objects.filter(pk=plan.pk).update(
+            adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+        )
+    plan.refresh_from_db()
+    return plan

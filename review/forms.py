@@ -1,0 +1,101 @@
+"""The app's forms: the two uploads on the plans list, and the entry edit form.
+
+The edit form only carries what the editor typed: what makes an edit valid (offsets, the
+path grammar, the neighbours) is `review.actions.entries.edit_entry`'s to say, so its field
+errors are added to the form from the action's refusal.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from review.actions.entries import EditRequest
+from review.models import Document, Entry
+
+
+class DocumentUploadForm(forms.Form):
+    file = forms.FileField(label="Document", help_text="Markdown, plain text or PDF.")
+    max_segment_chars = forms.IntegerField(
+        label="Max segment chars",
+        min_value=0,
+        required=False,
+        initial=0,
+        help_text="0 for no cap; longer spans are split at a paragraph boundary.",
+    )
+    path_prefix = forms.CharField(
+        label="Path prefix",
+        required=False,
+        max_length=200,
+        help_text="Puts every path under one directory, so plans of different documents "
+        "don't claim the same paths.",
+    )
+
+
+class PlanUploadForm(forms.Form):
+    document = forms.ModelChoiceField(
+        label="Stored document", queryset=Document.objects.only("pk", "name")
+    )
+    file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
+
+
+class EntryEditForm(forms.Form):
+    title = forms.CharField(required=False, strip=False)
+    path = forms.CharField(
+        required=False,
+        strip=False,
+        help_text="Lower-case slugs (a–z, 0–9, single dashes) separated by “/”.",
+    )
+    start = forms.CharField(required=False)
+    end = forms.CharField(required=False)
+    note = forms.CharField(label="Note (optional)", required=False)
+
+    def __init__(self, entry: Entry, text_length: int, data=None):
+        if data is not None:
+            data = data.copy()
+            # "Use this boundary" buttons carry the paragraph boundary the editor picked.
+            for name in ("start", "end"):
+                if data.get(f"snap_{name}"):
+                    data[name] = data[f"snap_{name}"]
+        initial = {
+            "title": entry.title,
+            "path": entry.path,
+            "start": entry.span_start,
+            "end": entry.span_end,
+        }
+        super().__init__(data, initial=initial, auto_id=f"edit-%s-{entry.pk}")
+        self.keep_boundaries = data is not None and data.get("keep_boundaries") == "1"
+        widgets = self.fields
+        widgets["title"].widget.attrs.update(required=True, **{"data-autofocus": True})
+        widgets["path"].widget.attrs.update(required=True, spellcheck="false")
+        for name, low in (("start", 0), ("end", 1)):
+            widgets[name].widget = forms.NumberInput(
+                attrs={
+                    "min": low,
+                    "max": text_length,
+                    "list": f"{name}s-{entry.pk}",
+                    "required": True,
+                }
+            )
+
+    def edit_request(self) -> EditRequest:
+        """What the editor asked for, as typed (the action checks it)."""
+        data = self.data
+        return EditRequest(
+            title=data.get("title", ""),
+            path=data.get("path", ""),
+            start=data.get("start", ""),
+            end=data.get("end", ""),
+            note=data.get("note", "").strip(),
+            keep_boundaries=self.keep_boundaries,
+        )
+
+    def add_refusal(self, errors: dict[str, list[str]]) -> None:
+        self.full_clean()
+        for name, messages in errors.items():
+            field = None if name == "form" else name
+            for message in messages:
+                self.add_error(field, message)
+            if field:
+                # The template gives the field's errors this id (Django marks it aria-invalid).
+                error_id = self.auto_id.replace("%s", f"{field}-error")
+                self.fields[field].widget.attrs["aria-describedby"] = error_id

@@ -1,0 +1,217 @@
+"""The actions on one entry of a plan: Accept, Reject, Merge into previous, Confirm anchor,
+Undo and Edit. Each is one POST recording one decision; over htmx it answers with the entry's
+row and, out of band, its span in the document and the plan's counters; without htmx it
+redirects back to the entry. A stale version gets 409 with the entry as it is now.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from grounding.paragraphs import nearest_paragraph_ends, nearest_paragraph_starts
+from review.actions.entries import (
+    ENTRY_ACTIONS,
+    BoundaryOffer,
+    EditRefused,
+    edit_entry,
+    neighbours,
+    undo_target,
+)
+from review.forms import EntryEditForm
+from review.models import Decision, Entry
+from review.permissions import can_decide_plans
+from review.views import HtmxHttpRequest
+from review.views.deciding import respond_to_decision
+from review.views.plan import PLAN_TEMPLATE, entry_url, row_context
+from review.views.presenters import EntryRow, Region, region
+
+
+def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
+    """An entry of plan `pk` that the user may decide (403 otherwise, 404 if not there)."""
+    if not can_decide_plans(request.user):
+        raise PermissionDenied("Only editors decide plan entries.")
+    # Not the document: a decision that moves no boundary never reads its text.
+    entries = Entry.objects.select_related("plan").defer(
+        "plan__original_payload", "plan__adjudicated_payload"
+    )
+    return get_object_or_404(entries, pk=entry_pk, plan_id=pk)
+
+
+@require_POST
+def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) -> HttpResponse:
+    act = ENTRY_ACTIONS.get(action)
+    if act is None:
+        raise Http404(f"No entry action {action!r}.")
+    entry = _get_entry_for_user(request, pk, entry_pk)
+    note = request.POST.get("note", "").strip()
+    return respond_to_decision(
+        request,
+        lambda version: act(entry, actor=request.user, expected_version=version, note=note),
+        redraw=lambda **outcome: _redraw(request, entry, undo=action == "undo", **outcome),
+        done_url=lambda: entry_url(entry),
+    )
+
+
+@require_GET
+def entry_row(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    """One entry's row (what "Cancel" on the edit form brings back)."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("plan__document", "decided_by").defer(
+            "plan__document__data", "plan__original_payload", "plan__adjudicated_payload"
+        ),
+        pk=entry_pk,
+        plan_id=pk,
+    )
+    if not request.htmx:
+        return redirect(entry_url(entry))
+    return HttpResponse(_entry_fragments(request, entry))
+
+
+@require_http_methods(["GET", "POST"])
+def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    entry = _get_entry_for_user(request, pk, entry_pk)
+    text_length = len(entry.plan.document_text)
+    if request.method == "GET":
+        return _edit_form(request, entry, EntryEditForm(entry, text_length))
+    form = EntryEditForm(entry, text_length, request.POST)
+
+    def redraw(*, status: int, stale=None, refused=None, decision=None) -> HttpResponse:
+        if isinstance(refused, BoundaryOffer):
+            return _edit_form(request, entry, form, offers=refused.offers)
+        if isinstance(refused, EditRefused):
+            form.add_refusal(refused.errors)
+            return _edit_form(request, entry, form, status=422)
+        return _redraw(
+            request,
+            entry,
+            status=status,
+            stale=stale,
+            refused=refused,
+            decision=decision,
+            moved=decision is not None,
+        )
+
+    return respond_to_decision(
+        request,
+        lambda version: edit_entry(
+            entry, form.edit_request(), actor=request.user, expected_version=version
+        ),
+        redraw=redraw,
+        done_url=lambda: entry_url(entry),
+    )
+
+
+# --- what an entry action answers --------------------------------------------------------------
+
+
+def _redraw(
+    request: HtmxHttpRequest,
+    entry: Entry,
+    *,
+    status: int,
+    stale=None,
+    refused=None,
+    decision: Decision | None = None,
+    undo: bool = False,
+    moved: bool = False,
+) -> HttpResponse:
+    plan = entry.plan
+    conflict = None
+    if stale is not None:
+        # Someone else's decision may have moved a boundary: redraw around it.
+        entry, conflict, moved = stale.current, stale.latest, True
+        entry.plan = plan
+    if decision is not None:
+        moved = moved or bool({"span_start", "span_end"} & set(decision.after))
+    message = str(refused) if refused is not None else ""
+    if request.htmx:
+        # Any decision but an undo leaves something to undo; after an undo, ask the log.
+        undoable = True if decision is not None and not undo else None
+        html = _entry_fragments(
+            request, entry, message=message, conflict=conflict, spans_moved=moved, undoable=undoable
+        )
+        return HttpResponse(html, status=status)
+    if status == 409:
+        context = row_context(request, plan) | {"entry": entry, "latest": conflict}
+        return render(request, "review/plans/conflict.html", context, status=409)
+    messages.error(request, message)
+    return redirect(entry_url(entry))
+
+
+def _entry_fragments(
+    request: HttpRequest,
+    entry: Entry,
+    *,
+    message: str = "",
+    conflict: Decision | None = None,
+    spans_moved: bool = False,
+    undoable: bool | None = None,
+) -> str:
+    """The entry's row, and out of band its span on the left and the plan's counters.
+
+    When only the state changed, only the span's mark is redrawn (it carries the state, and
+    the span's text follows it in CSS), so the document's text is not read at all; when a
+    boundary moved, the regions around it are redrawn with their text, since the uncovered
+    text between entries changed with it.
+    """
+    plan = entry.plan
+    context = row_context(request, plan)
+    if undoable is None:
+        undoable = undo_target(entry) is not None
+    context |= {
+        "entry": EntryRow(
+            entry, context["entries_url"], decider=_decider(request, entry), undoable=undoable
+        ),
+        "message": message,
+        "conflict": conflict,
+        "counts": plan.entries.counts(),
+        "spans_moved": spans_moved,
+    }
+    if spans_moved:
+        context |= _regions_around(entry, context["entries_url"])
+    return render_to_string("review/plans/entry_changed.html", context, request)
+
+
+def _decider(request: HttpRequest, entry: Entry) -> str:
+    if not entry.decided_by_id:
+        return ""
+    user = request.user
+    return user.username if entry.decided_by_id == user.pk else entry.decided_by.username
+
+
+def _regions_around(entry: Entry, entries_url: str) -> dict:
+    """The entry's region and the one before it (or the lead), whose uncovered text changed."""
+    text = entry.plan.document_text
+    previous, following = neighbours(entry)
+    start = max(entry.span_start, previous.span_end if previous else 0)
+    next_start = following.span_start if following else len(text)
+    regions = {"region": region(entry, text, start, max(entry.span_end, start), next_start)}
+    if previous is None:
+        regions["lead"] = Region(None, gap=text[: entry.span_start])
+    else:
+        regions["previous"] = EntryRow(previous, entries_url)
+        regions["previous_region"] = region(
+            previous, text, previous.span_start, previous.span_end, entry.span_start
+        )
+    return regions
+
+
+def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse:
+    text = entry.plan.document_text
+    context = row_context(request, entry.plan)
+    context |= {
+        "entry": EntryRow(entry, context["entries_url"]),
+        "form": form,
+        "offers": offers or {},
+        "start_choices": nearest_paragraph_starts(text, entry.span_start, 3),
+        "end_choices": nearest_paragraph_ends(text, entry.span_end, 3),
+        "current_id": entry.pk,
+    }
+    if request.htmx:
+        return render(request, f"{PLAN_TEMPLATE}#edit-form", context, status=status)
+    return render(request, "review/plans/edit.html", context, status=status)

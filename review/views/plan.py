@@ -1,0 +1,254 @@
+"""One plan's page (the document with every entry's span drawn over it, and the entries
+beside it), and what is done to the plan as a whole: accepting every entry of one rule,
+adjudicating, downloading the adjudicated JSON, and the plan's history.
+
+Everyone logged in may read; only Editors (and staff) decide.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from review.actions.plans import accept_rule, adjudicate_plan, rule_candidates
+from review.adapters.errors import PlanNotAdjudicable
+from review.adapters.plans import export_plan
+from review.decisions import (
+    ActionRefused,
+    StaleVersion,
+    decisions_on_plan,
+    undoable_entry_ids,
+)
+from review.models import Decision, Entry, Plan, PlanCounts
+from review.permissions import can_decide_plans
+from review.views.deciding import NO_VERSION
+from review.views.presenters import EntryRow, document_regions
+
+PLAN_TEMPLATE = "review/plans/plan.html"
+HISTORY_PER_PAGE = 100
+
+
+def get_plan_for_user(request: HttpRequest, pk: int, *, decide: bool = False) -> Plan:
+    if decide and not can_decide_plans(request.user):
+        raise PermissionDenied("Only editors decide plans.")
+    plans = Plan.objects.select_related("document", "adjudicated_by").defer(
+        "document__data", "original_payload", "adjudicated_payload"
+    )
+    return get_object_or_404(plans, pk=pk)
+
+
+def plan_url(plan_id: int) -> str:
+    return reverse("plan", args=[plan_id])
+
+
+def entry_url(entry: Entry) -> str:
+    return f"{plan_url(entry.plan_id)}?entry={entry.pk}#entry-{entry.pk}"
+
+
+def row_context(request: HttpRequest, plan: Plan) -> dict:
+    """What every row and region needs to know about the plan and the person looking."""
+    url = plan_url(plan.pk)
+    return {
+        "plan": plan,
+        "can_decide": can_decide_plans(request.user),
+        "plan_open": plan.is_open,
+        "entries_url": f"{url}entries/",
+        "plan_url": url,
+    }
+
+
+# --- the page ------------------------------------------------------------------------------
+
+
+@require_GET
+def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    plan = get_plan_for_user(request, pk)
+    entries = list(plan.entries.defer("proposed").order_by("position"))
+    undoable = undoable_entry_ids(plan)
+    deciders = _usernames({entry.decided_by_id for entry in entries})
+    context = row_context(request, plan)
+    rows = [
+        EntryRow(
+            entry,
+            context["entries_url"],
+            number=number,
+            decider=deciders.get(entry.decided_by_id, ""),
+            undoable=entry.pk in undoable,
+        )
+        for number, entry in enumerate(entries, start=1)
+    ]
+    lead, regions = document_regions(plan.document.text, entries)
+    context |= {
+        "document": plan.document,
+        "rows": list(zip(rows, regions, strict=True)),
+        "lead": lead,
+        "counts": PlanCounts.of_entries(entries),
+        "current_id": _current_entry_id(request, entries),
+        "rule_counts": _proposed_rule_counts(entries),
+    }
+    return render(request, PLAN_TEMPLATE, context)
+
+
+def _proposed_rule_counts(entries: list[Entry]) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        if entry.state == Entry.State.PROPOSED:
+            for rule in entry.rules or []:
+                counts[rule] = counts.get(rule, 0) + 1
+    return sorted(counts.items())
+
+
+def _usernames(user_ids: set[int | None]) -> dict[int, str]:
+    ids = {user_id for user_id in user_ids if user_id}
+    if not ids:
+        return {}
+    return dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+
+
+def _current_entry_id(request: HttpRequest, entries: list[Entry]) -> int | None:
+    wanted = request.GET.get("entry", "")
+    ids = {entry.pk for entry in entries}
+    if wanted.isdigit() and int(wanted) in ids:
+        return int(wanted)
+    proposed = (entry.pk for entry in entries if entry.state == Entry.State.PROPOSED)
+    return next(proposed, entries[0].pk if entries else None)
+
+
+# --- the plan as a whole --------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    """Accept every remaining PROPOSED entry of one rule, after a page that lists them."""
+    plan = get_plan_for_user(request, pk, decide=True)
+    rule = request.POST.get("rule") or request.GET.get("rule", "")
+    status, problem = 200, ""
+    if request.method == "POST":
+        versions = _listed_versions(request)
+        try:
+            decisions = accept_rule(plan, rule, actor=request.user, versions=versions)
+        except StaleVersion as stale:
+            status = 409
+            problem = (
+                f"“{stale.current.title}” was changed by "
+                f"{stale.latest.actor_name if stale.latest else 'someone'} after this list was "
+                "made; nothing was accepted. Here is the list as it is now."
+            )
+        except ActionRefused as refused:
+            status, problem = 422, str(refused)
+        else:
+            message = f"Accepted {_entries(len(decisions))} of {rule}."
+            # A listed entry someone else decided meanwhile is left alone; say so, or the
+            # editor who confirmed a list of seven wonders why six were accepted.
+            if left := len(versions) - len(decisions):
+                message += (
+                    f" Left as someone else decided them meanwhile: {_entries(left)} on the list"
+                    " (the plan's history says who)."
+                )
+            messages.success(request, message)
+            return redirect("plan", pk=plan.pk)
+    candidates = rule_candidates(plan, rule)
+    context = {"plan": plan, "rule": rule, "candidates": candidates, "problem": problem}
+    return render(request, "review/plans/accept_rule.html", context, status=status)
+
+
+def _listed_versions(request: HttpRequest) -> dict[int, int]:
+    """entry id -> version, as the confirmation page listed them ("id:version")."""
+    versions = {}
+    for item in request.POST.getlist("entry"):
+        entry_id, _, version = item.partition(":")
+        if entry_id.isdigit() and version.isdigit():
+            versions[int(entry_id)] = int(version)
+    return versions
+
+
+def _entries(count: int) -> str:
+    return f"{count} entry" if count == 1 else f"{count} entries"
+
+
+@require_POST
+def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
+    plan = get_plan_for_user(request, pk, decide=True)
+    try:
+        version = int(request.POST["version"])
+    except (KeyError, ValueError):
+        return HttpResponse(NO_VERSION, status=400)
+    try:
+        adjudicate_plan(plan, actor=request.user, expected_version=version)
+    except StaleVersion as stale:
+        context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
+        return render(request, "review/plans/conflict.html", context, status=409)
+    except PlanNotAdjudicable as refused:
+        if refused.blockers:
+            messages.error(
+                request, "Not adjudicated yet: " + "; ".join(refused.blockers.summary()) + "."
+            )
+        else:
+            messages.error(request, "Not adjudicated: " + "; ".join(refused.problems))
+        return redirect("plan", pk=plan.pk)
+    messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
+    return redirect(f"{plan_url(plan.pk)}?adjudicated=1")
+
+
+@require_GET
+def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
+    """The adjudicated plan's JSON: exactly what `export_plan` (and `manage.py export_plan`)
+    gives."""
+    plan = get_plan_for_user(request, pk)
+    try:
+        payload = export_plan(plan)
+    except PlanNotAdjudicable as refused:
+        return HttpResponse("\n".join(refused.problems), status=409, content_type="text/plain")
+    stem = PurePath(plan.document.name).stem or "document"
+    response = HttpResponse(payload, content_type="application/json; charset=utf-8")
+    # The document's name is untrusted text: quoted (and UTF-8 encoded) by Django.
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{stem}-plan-{plan.pk}.json"
+    )
+    return response
+
+
+@require_GET
+def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
+    plan = get_plan_for_user(request, pk)
+    page = Paginator(decisions_on_plan(plan), HISTORY_PER_PAGE).get_page(request.GET.get("page"))
+    decisions = list(page.object_list)
+    entry_ids = {int(row.object_id) for row in decisions if row.object_type == "entry"}
+    entries = Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path")
+    labels = {str(pk): f"#{position + 1} {entry_path}" for pk, position, entry_path in entries}
+    rows = [
+        {
+            "decision": row,
+            "on": labels.get(row.object_id, "the plan")
+            if row.object_type == "entry"
+            else "the plan",
+            "entry_id": row.object_id if row.object_type == "entry" else None,
+            "changes": _changes(row),
+        }
+        for row in decisions
+    ]
+    context = {"plan": plan, "page": page, "rows": rows, "plan_url": plan_url(plan.pk)}
+    return render(request, "review/plans/history.html", context)
+
+
+# Internal bookkeeping the row already shows as "who" and "when".
+_HIDDEN_KEYS = {"decided_by_id", "decided_at", "adjudicated_at", "adjudicated_by"}
+
+
+def _changes(decision: Decision) -> list[tuple[str, object, object]]:
+    """What the decision changed, field by field (fields it left as they were are skipped)."""
+    keys = dict.fromkeys([*decision.after, *decision.before])
+    return [
+        (key, decision.before.get(key), decision.after.get(key))
+        for key in keys
+        if key not in _HIDDEN_KEYS and decision.before.get(key) != decision.after.get(key)
+    ]

@@ -1,0 +1,167 @@
+"""What the plan page draws, as ready strings: the page draws hundreds of rows and spans,
+and each template variable spared is time spared. A presenter wraps a row; the row itself
+stays as the database gave it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils import timezone
+from django.utils.html import format_html
+
+from review.models import Entry
+
+# How much of a long quote the entry row shows at each end.
+QUOTE_END_CHARS = 60
+CONTEXT_CHARS = 24
+STATE_MARKS = {
+    Entry.State.PROPOSED: "○",
+    Entry.State.ACCEPTED: "✓",
+    Entry.State.EDITED: "✎",
+    Entry.State.MERGED: "↑",
+    Entry.State.REJECTED: "✕",
+}
+
+
+class EntryRow:
+    """One entry as its row and its span mark show it. Anything not set here (title, path,
+    state, version…) is the entry's own."""
+
+    def __init__(
+        self,
+        entry: Entry,
+        entries_url: str,
+        *,
+        number: int | None = None,
+        decider: str = "",
+        undoable: bool = False,
+    ):
+        self.entry = entry
+        key = str(entry.pk)
+        number_label = str(entry.number if number is None else number)
+        state, label = entry.state, entry.get_state_display()
+        mark = STATE_MARKS[state]
+        self.key, self.number_label, self.version_label = key, number_label, str(entry.version)
+        self.url = f"{entries_url}{key}/"
+        self.state_text = format_html('<span aria-hidden="true">{}</span> {}', mark, label)
+        if state == Entry.State.PROPOSED:
+            self.seg_label = number_label
+        elif state == Entry.State.MERGED:
+            self.seg_label = f"{number_label} ↑ merged"
+        else:
+            self.seg_label = f"{number_label} {mark} {label.lower()}"
+        self.span_label = f"{entry.span_start}–{entry.span_end}"
+        self.rules_label = ", ".join(entry.rules or []) or "no rule"
+        quote = entry.quote
+        if len(quote) > 2 * QUOTE_END_CHARS + 10:
+            self.quote_head, self.quote_tail = quote[:QUOTE_END_CHARS], quote[-QUOTE_END_CHARS:]
+        else:
+            self.quote_head, self.quote_tail = quote, ""
+        self.prefix_tail = entry.prefix[-CONTEXT_CHARS:]
+        self.suffix_head = entry.suffix[:CONTEXT_CHARS]
+        self.unsettled = entry.anchor_unsettled
+        self.anchor_label = _anchor_label(entry)
+        self.decided_label = _decided_label(entry, label, decider)
+        self.can_accept = state not in Entry.KEPT_STATES
+        self.can_reject = state != Entry.State.REJECTED
+        # The first entry has nothing to merge into.
+        self.can_merge = state != Entry.State.MERGED and entry.position > 0
+        self.undoable = undoable
+
+    def __getattr__(self, name: str):
+        return getattr(self.entry, name)
+
+
+def _anchor_label(entry: Entry) -> str:
+    anchor = f"Anchor: {entry.get_anchor_status_display().lower()}"
+    if entry.anchor_confirmed:
+        anchor += ", confirmed by an editor"
+    elif entry.anchor_unsettled:
+        anchor += ", confirm it or edit the entry"
+    return anchor
+
+
+def _decided_label(entry: Entry, label: str, decider: str) -> str:
+    if not (entry.decided_by_id and entry.decided_at):
+        return ""
+    when = timezone.localtime(entry.decided_at).strftime("%Y-%m-%d %H:%M")
+    decided = f"{label} by {decider or 'someone'} · {when}"
+    if entry.note:
+        decided += f" · “{entry.note}”"
+    return decided
+
+
+@dataclass
+class Region:
+    """A stretch of the document: one entry's span and the uncovered text after it (or, with
+    no entry, the uncovered text before the first entry)."""
+
+    entry: Entry | None
+    text: str = ""
+    gap: str = ""
+    found: bool = True
+
+    @property
+    def body(self) -> str:
+        """The span's text up to its trailing blank lines, where its end mark is drawn."""
+        return self.text.rstrip()
+
+    @property
+    def trailing(self) -> str:
+        return self.text[len(self.text.rstrip()) :]
+
+
+def region(entry: Entry | None, text: str, start: int, end: int, gap_end: int) -> Region:
+    if entry is not None and not 0 <= entry.span_start < entry.span_end <= len(text):
+        return Region(entry, found=False)
+    return Region(entry, text[start:end], text[end:gap_end] if gap_end > end else "")
+
+
+def document_regions(text: str, entries: list[Entry]) -> tuple[Region, list[Region]]:
+    """The lead (text before the first entry) and one region per entry, in order, so that
+    every character of the text appears once. Overlaps, which a valid plan never has, are
+    clipped rather than drawn twice."""
+    placed = [0 <= e.span_start < e.span_end <= len(text) for e in entries]
+    next_starts, upcoming = [0] * len(entries), len(text)
+    for index in range(len(entries) - 1, -1, -1):
+        next_starts[index] = upcoming
+        if placed[index]:
+            upcoming = entries[index].span_start
+    lead, cursor, regions = Region(None, gap=text[:upcoming]), upcoming, []
+    for entry, found, next_start in zip(entries, placed, next_starts, strict=True):
+        if not found:
+            regions.append(Region(entry, found=False))
+            continue
+        start = max(entry.span_start, cursor)
+        cursor = max(entry.span_end, start)
+        regions.append(region(entry, text, start, cursor, next_start))
+    return lead, regions
+
+
+@dataclass(frozen=True)
+class PanelAction:
+    name: str
+    label: str
+    url: str
+    note_required: bool = False
+
+
+@dataclass(frozen=True)
+class DecisionPanel:
+    """The decision panel the case and answer pages share (`_decision_panel.html`)."""
+
+    id: str  # the panel's element id, and the prefix of its inner ids
+    css_class: str
+    heading: str
+    thing: str  # what is decided on, as the alerts name it
+    obj: object
+    state: str
+    state_label: str
+    actions: tuple[PanelAction, ...]
+    form_url: str
+    undo_url: str
+    note_hint: str
+    note_rows: int
+    advice: str
+    # The case page's keys (u, o, w) read these data attributes.
+    keys: bool = False
