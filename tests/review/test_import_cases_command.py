@@ -107,3 +107,14 @@ def test_a_missing_file_and_an_empty_file_are_refused_with_a_reason(tmp_path):
     empty.write_bytes(b"")
     with pytest.raises(CommandError, match="the file has no lines"):
         run("import_cases", str(empty))
+
+
+def test_a_refused_file_exits_2_like_every_other_data_command(tmp_path):
+    path = tmp_path / "cases.jsonl"
+    path.write_text("{nope\n", encoding="utf-8")
+    with pytest.raises(CommandError) as caught:
+        run("import_cases", str(path))
+    assert caught.value.returncode == 2
+    with pytest.raises(CommandError) as missing:
+        run("import_answers", str(tmp_path / "absent.jsonl"))
+    assert missing.value.returncode == 2
