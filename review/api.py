@@ -24,7 +24,7 @@ from ninja.security import HttpBearer
 
 from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
-from review.adapters.decision_log import decision_as_dict, decisions_since, parse_since
+from review.adapters.decision_log import decision_as_dict, parse_since
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import ImportResult
@@ -33,6 +33,7 @@ from review.adapters.plans import (
     import_plan,
     propose_document,
 )
+from review.decisions import decisions_since
 from review.models import ApiToken, Document, Plan
 
 

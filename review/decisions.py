@@ -174,6 +174,19 @@ def latest_decision(obj: Model) -> Decision | None:
     return decisions_on(obj).first()
 
 
+def decisions_by(actor, limit: int) -> list[Decision]:
+    """The person's own latest decisions, newest first."""
+    return list(Decision.objects.filter(actor=actor).order_by("-at", "-pk")[:limit])
+
+
+def decisions_since(since=None) -> QuerySet[Decision]:
+    """The whole log oldest first, in the order decided; from `since` on, inclusive."""
+    rows = Decision.objects.order_by("at", "pk")
+    if since is not None:
+        rows = rows.filter(at__gte=since)
+    return rows
+
+
 def decisions_on_plan(plan: Plan) -> QuerySet[Decision]:
     """Every decision on the plan and on its entries, newest first."""
     return Decision.objects.filter(

@@ -5,10 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from review.adapters.errors import ImportRefused
+from review.decisions import decisions_since
 from review.models import Decision
 
 
@@ -23,14 +23,6 @@ def parse_since(value: str) -> dt.datetime:
     if timezone.is_naive(moment):
         moment = moment.replace(tzinfo=dt.UTC)
     return moment
-
-
-def decisions_since(since: dt.datetime | None = None) -> QuerySet[Decision]:
-    """Oldest first, in the order they were made; from `since` on, inclusive."""
-    rows = Decision.objects.order_by("at", "pk")
-    if since is not None:
-        rows = rows.filter(at__gte=since)
-    return rows
 
 
 def decision_as_dict(row: Decision) -> dict:

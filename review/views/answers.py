@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
-from review.adapters.answers import finalization_changes
 from review.decisions import can_undo, decisions_on
 from review.markdown import render_markdown
 from review.models import Answer, AnswerReference
 from review.permissions import can_decide_answers
 from review.views import HtmxHttpRequest
+from review.views.answer_changes import finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.lists import count_on_page, list_template, query_without_page, shown_page
 from review.views.presenters import DecisionPanel, PanelAction

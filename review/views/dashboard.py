@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from review.decisions import decisions_by
 from review.models import Answer, Case, Decision, Entry, Plan
 from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans
 
@@ -43,9 +44,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "yours": can_decide_answers(request.user),
         },
     ]
-    recent = list(
-        Decision.objects.filter(actor=request.user).order_by("-at", "-pk")[:RECENT_DECISIONS]
-    )
+    recent = decisions_by(request.user, RECENT_DECISIONS)
     entry_plans = _entry_plans(recent)
     return render(
         request,

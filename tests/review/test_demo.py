@@ -10,7 +10,6 @@ from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
 from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
-from review.adapters.answers import finalization_changes
 from review.adapters.plans import path_collisions
 from review.management.commands.demo import DEMO_DATA
 from review.models import (
@@ -23,6 +22,7 @@ from review.models import (
     Evidence,
     Plan,
 )
+from review.views.answer_changes import finalization_changes
 
 pytestmark = pytest.mark.django_db
 

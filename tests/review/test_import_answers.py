@@ -7,9 +7,10 @@ import json
 import pytest
 
 from grounding.citations import format_reference
-from review.adapters.answers import finalization_changes, import_answers
+from review.adapters.answers import import_answers
 from review.adapters.errors import ImportRefused
 from review.models import Answer, AnswerReference
+from review.views.answer_changes import finalization_changes
 
 pytestmark = pytest.mark.django_db
 
