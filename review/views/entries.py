@@ -163,10 +163,12 @@ def _entry_fragments(
     context = row_context(request, plan)
     if undoable is None:
         undoable = undo_target(entry) is not None
+    decider = ""
+    if entry.decided_by_id:
+        user = request.user
+        decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
     context |= {
-        "entry": EntryRow(
-            entry, context["entries_url"], decider=_decider(request, entry), undoable=undoable
-        ),
+        "entry": EntryRow(entry, context["entries_url"], decider=decider, undoable=undoable),
         "message": message,
         "conflict": conflict,
         "counts": plan.entries.counts(),
@@ -175,13 +177,6 @@ def _entry_fragments(
     if spans_moved:
         context |= _regions_around(entry, context["entries_url"])
     return render_to_string("review/plans/entry_changed.html", context, request)
-
-
-def _decider(request: HttpRequest, entry: Entry) -> str:
-    if not entry.decided_by_id:
-        return ""
-    user = request.user
-    return user.username if entry.decided_by_id == user.pk else entry.decided_by.username
 
 
 def _regions_around(entry: Entry, entries_url: str) -> dict:

@@ -60,8 +60,18 @@ class EntryRow:
         self.prefix_tail = entry.prefix[-CONTEXT_CHARS:]
         self.suffix_head = entry.suffix[:CONTEXT_CHARS]
         self.unsettled = entry.anchor_unsettled
-        self.anchor_label = _anchor_label(entry)
-        self.decided_label = _decided_label(entry, label, decider)
+        anchor = f"Anchor: {entry.get_anchor_status_display().lower()}"
+        if entry.anchor_confirmed:
+            anchor += ", confirmed by an editor"
+        elif self.unsettled:
+            anchor += ", confirm it or edit the entry"
+        self.anchor_label = anchor
+        self.decided_label = ""
+        if entry.decided_by_id and entry.decided_at:
+            when = timezone.localtime(entry.decided_at).strftime("%Y-%m-%d %H:%M")
+            self.decided_label = f"{label} by {decider or 'someone'} · {when}"
+            if entry.note:
+                self.decided_label += f" · “{entry.note}”"
         self.can_accept = state not in Entry.KEPT_STATES
         self.can_reject = state != Entry.State.REJECTED
         # The first entry has nothing to merge into.
@@ -70,25 +80,6 @@ class EntryRow:
 
     def __getattr__(self, name: str):
         return getattr(self.entry, name)
-
-
-def _anchor_label(entry: Entry) -> str:
-    anchor = f"Anchor: {entry.get_anchor_status_display().lower()}"
-    if entry.anchor_confirmed:
-        anchor += ", confirmed by an editor"
-    elif entry.anchor_unsettled:
-        anchor += ", confirm it or edit the entry"
-    return anchor
-
-
-def _decided_label(entry: Entry, label: str, decider: str) -> str:
-    if not (entry.decided_by_id and entry.decided_at):
-        return ""
-    when = timezone.localtime(entry.decided_at).strftime("%Y-%m-%d %H:%M")
-    decided = f"{label} by {decider or 'someone'} · {when}"
-    if entry.note:
-        decided += f" · “{entry.note}”"
-    return decided
 
 
 @dataclass

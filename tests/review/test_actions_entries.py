@@ -276,3 +276,22 @@ def test_an_end_moved_into_a_paragraph_is_offered_ends_where_paragraphs_start(pl
     offered = [boundary.offset for boundary in offer.value.offers["end"]]
     assert second in offered
     assert "start" not in offer.value.offers
+
+
+def test_the_unsettled_anchor_rule_says_the_same_in_python_and_in_the_database(plan) -> None:
+    from itertools import product
+
+    entry = entries_of(plan)[0]
+    expected = set()
+    for state, status, confirmed in product(Entry.State, Entry.AnchorStatus, (False, True)):
+        Entry.objects.filter(pk=entry.pk).update(
+            state=state, anchor_status=status, anchor_confirmed=confirmed
+        )
+        row = Entry.objects.get(pk=entry.pk)
+        in_db = Entry.objects.filter(Entry.unsettled_anchor_q(), pk=entry.pk).exists()
+        assert row.anchor_unsettled == in_db, (state, status, confirmed)
+        if in_db:
+            expected.add((state, status))
+    # Only a doubtful anchor, not confirmed, on an entry neither edited nor rejected.
+    assert {status for _, status in expected} == {"fuzzy", "ambiguous", "orphaned"}
+    assert {state for state, _ in expected} == {"proposed", "accepted", "merged"}
