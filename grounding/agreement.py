@@ -32,7 +32,7 @@ BOOTSTRAP_SEED = 20260301
 MAX_ITEMS = 100_000
 MAX_CATEGORIES = 100
 MAX_REVIEWERS = 50
-# Cells of one vectorized batch of κ resamples (resamples x items x categories), to bound memory.
+# Cells of one vectorized batch of resamples (resamples x items, x labels for α), to bound memory.
 _BATCH_CELLS = 4_000_000
 # A few resamples may hold one label only, where κ and α are undefined; up to this share are left
 # out of the interval (and counted in its note), beyond it the interval would describe other data.
@@ -163,7 +163,7 @@ def cohen_kappa(
             "chance agreement is total and κ is undefined (percent agreement is 100 %)",
         )
     kappa = float(_kappa(codes_a, codes_b, len(categories)))
-    batch = max(1, min(resamples, _BATCH_CELLS // (n * len(categories))))
+    batch = max(1, min(resamples, _BATCH_CELLS // n))
 
     def statistic(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
         return _kappa(a, b, len(categories))
@@ -202,12 +202,13 @@ def krippendorff_alpha_nominal(
             "with one category there is no disagreement to expect and α is undefined",
         )
     alpha = _alpha(counts)
+    batch = max(1, min(resamples, _BATCH_CELLS // (n * len(categories))))
 
-    def statistic(items: np.ndarray, axis: int = -1) -> float:
-        return _alpha(counts[items])
+    def statistic(items: np.ndarray, axis: int = -1) -> np.ndarray:
+        return _nominal_alpha_of_resamples(counts, items)
 
     distribution, low, high = _bootstrap(
-        (np.arange(n),), statistic, confidence, resamples, seed, vectorized=False, batch=None
+        (np.arange(n),), statistic, confidence, resamples, seed, vectorized=True, batch=batch
     )
     return _with_interval(KRIPPENDORFF_ALPHA, alpha, distribution, low, high, n, confidence)
 
@@ -307,9 +308,8 @@ def _kappa(codes_a: np.ndarray, codes_b: np.ndarray, n_categories: int) -> np.nd
     """
     n = codes_a.shape[-1]
     observed = (codes_a == codes_b).sum(axis=-1)
-    categories = np.arange(n_categories)
-    marginal_a = (codes_a[..., np.newaxis] == categories).sum(axis=-2)
-    marginal_b = (codes_b[..., np.newaxis] == categories).sum(axis=-2)
+    marginal_a = _label_counts(codes_a, n_categories)
+    marginal_b = _label_counts(codes_b, n_categories)
     chance = (marginal_a * marginal_b).sum(axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
         kappa = (n * observed - chance) / (n * n - chance)
@@ -323,6 +323,33 @@ def _alpha(counts: np.ndarray) -> float:
             return float(krippendorff.alpha(value_counts=counts, level_of_measurement="nominal"))
         except ValueError:
             return float("nan")
+
+
+def _label_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """How often each label code occurs along the last axis: (..., n) -> (..., n_categories)."""
+    rows = codes.reshape(-1, codes.shape[-1])
+    # One bincount for all rows: row r's codes are shifted into their own block of the bins.
+    shifted = rows + n_categories * np.arange(rows.shape[0])[:, np.newaxis]
+    counted = np.bincount(shifted.ravel(), minlength=rows.shape[0] * n_categories)
+    return counted.reshape(*codes.shape[:-1], n_categories)
+
+
+def _nominal_alpha_of_resamples(counts: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """α of each resample (a row of item indices), NaN where a resample holds one label only.
+
+    The package computes one α at a time, which made 2,000 resamples of 10,000 items take 15 s;
+    this is its nominal formula for all resamples at once (a test holds the two equal):
+    α = 1 - (n - 1) Σ_u D_u / (n² - Σ_c n_c²), where D_u = (m_u² - Σ_c n_uc²) / (m_u - 1) counts
+    the disagreeing pairs within item u and n_c the values of label c in the resample.
+    """
+    values = counts.sum(axis=1)
+    disagreeing = (values**2 - (counts**2).sum(axis=1)) / (values - 1)
+    per_label = counts[items].sum(axis=-2)
+    total = per_label.sum(axis=-1)
+    expected = total**2 - (per_label**2).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = 1 - (total - 1) * disagreeing[items].sum(axis=-1) / expected
+    return np.where(expected == 0, np.nan, alpha)
 
 
 def _bootstrap(

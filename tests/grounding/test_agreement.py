@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import krippendorff
+import numpy as np
 import pytest
 
+from grounding import agreement
 from grounding.agreement import (
     BOOTSTRAP_RESAMPLES,
     COHEN_KAPPA,
@@ -248,6 +251,16 @@ def test_a_reviewer_absent_from_an_item_counts_as_a_missing_label():
         for item, labels in with_none.items()
     }
     assert krippendorff_alpha_nominal(absent) == krippendorff_alpha_nominal(with_none)
+
+
+def test_the_bootstraps_alpha_of_each_resample_is_the_krippendorff_packages_alpha():
+    # The bootstrap computes α for all resamples at once; each must be the package's α.
+    counts, _ = agreement._value_counts(units_from_rows(KRIPPENDORFF_C))
+    items = np.random.default_rng(3).integers(0, len(counts), size=(40, len(counts)))
+    fast = agreement._nominal_alpha_of_resamples(counts, items)
+    for resample, value in zip(items, fast, strict=True):
+        expected = krippendorff.alpha(value_counts=counts[resample], level_of_measurement="nominal")
+        assert value == pytest.approx(expected)
 
 
 def test_alpha_reads_text_labels_as_nominal_categories():
