@@ -6,7 +6,9 @@ An answer is a body that cites sources as ``[n]`` followed by an optional
 turns a raw answer into one where the body cites only real sources, numbered
 1, 2, 3 in order of first appearance, with a reference list rebuilt from the
 sources themselves, and it records every change so that a reviewer can see
-what was altered and why.
+what was altered and why. A citation finalization adds (backfill) is recorded
+with its offsets, so that whoever shows the answer can mark it as added and never
+let it pass for the model's own (`added_citation_spans`, `marked_text`).
 
 Everything here is a single pass over the text: the answers are long and a
 quadratic rewrite would show.
