@@ -6,7 +6,9 @@ An answer is a body that cites sources as ``[n]`` followed by an optional
 turns a raw answer into one where the body cites only real sources, numbered
 1, 2, 3 in order of first appearance, with a reference list rebuilt from the
 sources themselves, and it records every change so that a reviewer can see
-what was altered and why.
+what was altered and why. A citation finalization adds (backfill) is recorded
+with its offsets, so that whoever shows the answer can mark it as added and never
+let it pass for the model's own (`added_citation_spans`, `marked_text`).
 
 Everything here is a single pass over the text: the answers are long and a
 quadratic rewrite would show.
@@ -15,8 +17,9 @@ quadratic rewrite would show.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 REFERENCES_HEADING = "### References"
 
@@ -51,6 +54,21 @@ _STRUCTURAL_LINE_RE = re.compile(
     r"[ \t]*(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|\||```|~~~|(?:[-*_][ \t]*){3,}$)"
 )
 _FENCE_RE = re.compile(r"[ \t]*(?:```|~~~)")
+# A paragraph of nothing but web addresses, bare or in <...>: a link claims nothing.
+_BARE_LINKS_RE = re.compile(r"(?:<?https?://[^\s<>]+>?[.,;]?\s*)+", re.IGNORECASE)
+_SENTENCE_BREAK_RE = re.compile(r"(?<=[.!?\uff1f])[\"'\u201d)\]*_]*\s+")
+# How model answers open and close the conversation ("I'm glad you are an expert in
+# ...", "I hope this helps.", "Let me know if ..."): talk to the reader, not claims.
+_PLEASANTRY_RE = re.compile(
+    r"(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening))(?: there)?[ \t]*[,!.]"
+    r"|(?:thank you|thanks)\b(?! to\b)"
+    r"|(?:i'm|i am|we're|we are) (?:so |very )?(?:glad|happy|pleased|delighted)\b"
+    r"|(?:i |we )?hope (?:this|that|it|these|my|our|the above)\b"
+    r"|(?:please )?(?:let (?:me|us) know|feel free|(?:don't|do not) hesitate)\b"
+    r"|if you have (?:any )?(?:other |more |further |additional |follow-up )?questions\b"
+    r"|(?:good|best of) luck\b|(?:best|kind|warm) regards\b|happy to help\b",
+    re.IGNORECASE,
+)
 _CLOSING_PUNCTUATION = frozenset(".,;:!?)]}")
 
 
@@ -93,11 +111,26 @@ class SyntaxRewrite:
 
 @dataclass(frozen=True)
 class Backfill:
-    """An uncited paragraph that was given its neighbour's citation."""
+    """An uncited paragraph that was given its neighbour's citation.
+
+    The model never cited a source for this paragraph, so the added ``[n]`` must
+    never pass for the model's own: `start` and `end` say where it stands in the
+    finalized body (and text), for the page to mark it as added.
+    """
 
     paragraph: int  # 0-based index among the paragraphs of the final body
     number: int  # as shown in the final answer
     excerpt: str
+    start: int  # offset of the added "[n]" in the finalized text
+    end: int
+    # Numbers the paragraph cited in the raw answer, every one a phantom. When there
+    # are any, backfill swapped sources that do not exist for a real one the model
+    # never named there: "citation replaced, unverified".
+    phantoms: tuple[int, ...] = ()
+
+    @property
+    def replaced(self) -> bool:
+        return bool(self.phantoms)
 
 
 @dataclass(frozen=True)
@@ -188,6 +221,9 @@ class _Renumbering:
     number_map: dict[int, int]
     dropped: tuple[PhantomCitation, ...]
     rewrites: tuple[SyntaxRewrite, ...]
+    # (offset in the renumbered body, raw number) of each phantom, in order, so that
+    # backfill can tell which paragraphs cited only sources that do not exist.
+    phantoms_at: tuple[tuple[int, int], ...]
 
 
 def _render(numbers) -> str:
@@ -208,7 +244,9 @@ def _renumber(body: str, source_count: int) -> _Renumbering:
                     number_map[number] = len(number_map) + 1
 
     rewrites = []
+    phantoms_at: list[tuple[int, int]] = []
     pieces: list[str] = []
+    written = 0
     cursor = 0
     at_line_start = True
     for cluster in clusters:
@@ -222,14 +260,19 @@ def _renumber(body: str, source_count: int) -> _Renumbering:
         cursor = cluster[-1].end
         if not shown:
             gap, cursor = _close_up(body, gap, cursor, at_line_start)
-        pieces.append(gap)
-        pieces.append(_render(shown))
+        written += len(gap)
+        phantoms_at.extend((written, n) for c in cluster for n in c.numbers if n not in number_map)
+        rendered = _render(shown)
+        pieces += [gap, rendered]
+        written += len(rendered)
         if gap:
             at_line_start = gap.endswith("\n")
         if shown:
             at_line_start = False
     pieces.append(body[cursor:])
-    return _Renumbering("".join(pieces), number_map, tuple(dropped), tuple(rewrites))
+    return _Renumbering(
+        "".join(pieces), number_map, tuple(dropped), tuple(rewrites), tuple(phantoms_at)
+    )
 
 
 def _render_kept(citation: _Citation, number_map: dict[int, int]) -> str:
@@ -381,8 +424,38 @@ def _is_prose(text: str, in_fence: bool) -> bool:
 
 
 def _is_claim(text: str) -> bool:
-    words = _WORD_RE.findall(_CITATION_RE.sub(" ", text))
-    return len(words) >= MIN_BACKFILL_WORDS and not text.rstrip().endswith(":")
+    """Whether a paragraph states something a source could support.
+
+    A backfilled marker lands after the paragraph's last sentence and reads as support
+    for it, so a paragraph is left alone when that sentence is a question or a
+    pleasantry, and when the paragraph is only a display formula or only links.
+    """
+    prose = _CITATION_RE.sub(" ", text).strip()
+    if len(_WORD_RE.findall(prose)) < MIN_BACKFILL_WORDS or prose.endswith(":"):
+        return False
+    if _is_display_formula(prose) or _BARE_LINKS_RE.fullmatch(prose):
+        return False
+    last = _last_sentence(prose)
+    return not (_is_question(last) or _PLEASANTRY_RE.match(last))
+
+
+def _last_sentence(prose: str) -> str:
+    # Markdown emphasis and quotes around a sentence say nothing about what it is.
+    pieces = _SENTENCE_BREAK_RE.split(prose.replace("\u2019", "'"))
+    return pieces[-1].strip(" \t\r\n*_\"'\u201c\u201d")
+
+
+def _is_question(sentence: str) -> bool:
+    # An offer to say more ("Are you looking for ...?") asks; it claims nothing.
+    return sentence.rstrip(" )]").endswith(("?", "\uff1f"))
+
+
+def _is_display_formula(prose: str) -> bool:
+    # "$$E = mc^2$$ [3]" cites a formula, and a marker after the closing "$$" or "\]"
+    # is drawn beside the rendered equation as if it were part of it.
+    return (prose.endswith("$$") and prose.count("$$") >= 2) or (
+        prose.endswith("\\]") and "\\[" in prose
+    )
 
 
 def _excerpt(text: str) -> str:
@@ -390,7 +463,23 @@ def _excerpt(text: str) -> str:
     return text if len(text) <= EXCERPT_CHARS else text[: EXCERPT_CHARS - 1].rstrip() + "\u2026"
 
 
-def _backfill(body: str) -> tuple[str, tuple[Backfill, ...]]:
+def _phantoms_per_paragraph(
+    spans: list[tuple[int, int]], phantoms_at: Sequence[tuple[int, int]]
+) -> list[tuple[int, ...]]:
+    """The phantom numbers dropped from each paragraph, in the order written."""
+    found: list[list[int]] = [[] for _ in spans]
+    i = 0
+    for offset, number in phantoms_at:  # both are in text order: one walk suffices
+        while i < len(spans) and spans[i][1] < offset:
+            i += 1
+        if i < len(spans) and spans[i][0] <= offset and number not in found[i]:
+            found[i].append(number)
+    return [tuple(numbers) for numbers in found]
+
+
+def _backfill(
+    body: str, phantoms_at: Sequence[tuple[int, int]] = ()
+) -> tuple[str, tuple[Backfill, ...]]:
     """Give each uncited prose paragraph the citation of its nearest cited neighbour.
 
     A run of uncited paragraphs between two cited ones is shared out by distance
@@ -438,17 +527,33 @@ def _backfill(body: str) -> tuple[str, tuple[Backfill, ...]]:
     if not borrowed:
         return body, ()
 
+    phantoms = _phantoms_per_paragraph(spans, phantoms_at)
     pieces = []
+    written = 0
     cursor = 0
     records = []
     for i in sorted(borrowed):
         start, end = spans[i]
         paragraph = body[cursor:end]
         kept = paragraph.rstrip()
-        # The citation goes before any trailing whitespace (a stray "\r", say), not after it.
-        pieces += [kept, f" [{borrowed[i]}]", paragraph[len(kept) :]]
+        # The marker follows the last visible character: trailing spaces would stand
+        # between it and the claim. A "\r" is the first half of a CRLF line end; it stays.
+        line_end = "\r" if paragraph.endswith("\r") else ""
+        marker = f"[{borrowed[i]}]"
+        pieces += [kept, " ", marker, line_end]
+        marker_start = written + len(kept) + 1
+        written = marker_start + len(marker) + len(line_end)
         cursor = end
-        records.append(Backfill(i, borrowed[i], _excerpt(body[start:end])))
+        records.append(
+            Backfill(
+                paragraph=i,
+                number=borrowed[i],
+                excerpt=_excerpt(body[start:end]),
+                start=marker_start,
+                end=marker_start + len(marker),
+                phantoms=phantoms[i],
+            )
+        )
     pieces.append(body[cursor:])
     return "".join(pieces), tuple(records)
 
@@ -479,6 +584,12 @@ class Finalization:
         """Only the numbers that moved."""
         return {old: new for old, new in self.number_map.items() if old != new}
 
+    @property
+    def replacements(self) -> tuple[Backfill, ...]:
+        """Backfills that put a real source where the model cited only phantoms: the
+        claims now show support the model never gave them, so they are told first."""
+        return tuple(b for b in self.backfills if b.replaced)
+
     def to_dict(self) -> dict:
         """JSON-able (as far as the sources are); `from_dict` reads it back."""
         return {
@@ -498,7 +609,14 @@ class Finalization:
                 for r in self.rewrites
             ],
             "backfills": [
-                {"paragraph": b.paragraph, "number": b.number, "excerpt": b.excerpt}
+                {
+                    "paragraph": b.paragraph,
+                    "number": b.number,
+                    "excerpt": b.excerpt,
+                    "start": b.start,
+                    "end": b.end,
+                    "phantoms": list(b.phantoms),
+                }
                 for b in self.backfills
             ],
             "changed": self.changed,
@@ -521,7 +639,7 @@ class Finalization:
                 number_map={int(old): int(new) for old, new in data["number_map"].items()},
                 dropped=tuple(PhantomCitation(**d) for d in data["dropped"]),
                 rewrites=rewrites,
-                backfills=tuple(Backfill(**b) for b in data["backfills"]),
+                backfills=tuple(_stored_backfill(b, data["body"]) for b in data["backfills"]),
                 changed=bool(data["changed"]),
             )
         except KeyError as missing:
@@ -534,13 +652,40 @@ class Finalization:
             ) from None
 
 
+def _stored_backfill(stored: Mapping, body: str) -> Backfill:
+    """A stored backfill; one stored before markers had offsets finds its marker again."""
+    fields = dict(stored)
+    fields["phantoms"] = tuple(int(n) for n in fields.get("phantoms", ()))
+    if "start" not in fields and "end" not in fields:
+        fields["start"], fields["end"] = _marker_at_paragraph_end(
+            body, fields["paragraph"], fields["number"]
+        )
+    backfill = Backfill(**fields)
+    if body[backfill.start : backfill.end] != f"[{backfill.number}]":
+        raise ValueError(
+            f"backfill of paragraph {backfill.paragraph}: the body has no "
+            f"[{backfill.number}] at {backfill.start}-{backfill.end}"
+        )
+    return backfill
+
+
+def _marker_at_paragraph_end(body: str, paragraph: int, number: int) -> tuple[int, int]:
+    # Markers were always appended to the paragraph's last visible character.
+    spans = _paragraphs(body)
+    if not 0 <= paragraph < len(spans):
+        raise ValueError(f"backfill names paragraph {paragraph}; the body has {len(spans)}")
+    start, end = spans[paragraph]
+    end = start + len(body[start:end].rstrip())
+    return end - len(f"[{number}]"), end
+
+
 def finalize(text: str | None, sources: Sequence[Mapping] | None) -> Finalization:
     """The answer as it should be shown, with a record of every change made to it."""
     raw = text or ""
     sources = _source_list(sources)
     raw_body, _ = _split_references(raw)
     result = _renumber(raw_body, len(sources))
-    body, backfills = _backfill(result.body)
+    body, backfills = _backfill(result.body, result.phantoms_at)
 
     canonical = tuple(dict(sources[old - 1]) for old in result.number_map)
     references = tuple(
@@ -561,6 +706,49 @@ def finalize(text: str | None, sources: Sequence[Mapping] | None) -> Finalizatio
         backfills=backfills,
         changed=final != raw.rstrip(),
     )
+
+
+ADDED_LABEL = "citation added by finalization"
+REPLACED_LABEL = "citation replaced, unverified"
+
+
+class AddedCitation(NamedTuple):
+    """A ``[n]`` in the finalized text that finalization wrote, not the model."""
+
+    start: int
+    end: int
+    number: int
+    replaced: bool  # the paragraph cited only phantoms, and this stands in for them
+
+    @property
+    def label(self) -> str:
+        """What a reader is told about it (an accessible label, a legend entry)."""
+        return REPLACED_LABEL if self.replaced else ADDED_LABEL
+
+
+def added_citation_spans(finalization: Finalization) -> list[AddedCitation]:
+    """Every citation finalization added, in text order, with its offsets in
+    `finalization.text` (the same in `finalization.body`, which begins it)."""
+    return sorted(
+        AddedCitation(b.start, b.end, b.number, b.replaced) for b in finalization.backfills
+    )
+
+
+def marked_text(finalization: Finalization, mark: Callable[[AddedCitation], str]) -> str:
+    """The finalized text with each added citation written as `mark` returns it.
+
+    Whoever shows or publishes the answer chooses the mark (a placeholder to render
+    as a labelled element, or a plain-text sign); the model's own citations stay as
+    they are, so nothing shown claims more support than the model gave.
+    """
+    text = finalization.text
+    pieces = []
+    cursor = 0
+    for added in added_citation_spans(finalization):
+        pieces += [text[cursor : added.start], mark(added)]
+        cursor = added.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
 
 
 def apply_finalization(text: str | None, sources: Sequence[Mapping] | None) -> str:

@@ -8,7 +8,6 @@ import json
 import pytest
 
 from grounding.citations import (
-    Backfill,
     Finalization,
     InvalidFinalizationRecordError,
     PhantomCitation,
@@ -113,9 +112,14 @@ def test_a_backfill_names_the_paragraph_the_number_shown_and_an_excerpt() -> Non
     result = finalize(answer, sources(2))
     (backfill,) = result.backfills
     # The heading blocks the paragraph before; the raw [1] after it is shown as [2].
-    assert backfill == Backfill(2, 2, "They are drawn to lamps at night.")
+    assert (backfill.paragraph, backfill.number, backfill.excerpt) == (
+        2,
+        2,
+        "They are drawn to lamps at night.",
+    )
     shown = result.body.split("\n\n")[backfill.paragraph]
     assert shown.endswith(f"[{backfill.number}]")
+    assert result.text[backfill.start : backfill.end] == f"[{backfill.number}]"
 
 
 def test_a_long_paragraph_is_shortened_in_its_backfill_excerpt() -> None:
