@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.citations import finalize
-from tests.builders.sources import make_source
+from tests.helpers import make_source
 
 CLAIM = "Beavers raise the water table around their dams"
 

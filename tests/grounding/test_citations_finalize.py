@@ -18,7 +18,7 @@ from grounding.citations import (
     has_phantom_citations,
     is_sequential_in_first_appearance_order,
 )
-from tests.builders.sources import make_source
+from tests.helpers import make_source
 
 SHOWN = re.compile(r"\[(\d+)\]")
 

@@ -14,7 +14,7 @@ from grounding.citations import (
     SyntaxRewrite,
     finalize,
 )
-from tests.builders.sources import make_source
+from tests.helpers import make_source
 
 
 def sources(count: int) -> list[dict]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grounding.citations import InvalidSourceError, finalize, format_reference, parse_document
-from tests.builders.sources import make_source
+from tests.helpers import make_source
 
 TITLE = "Mycorrhizal networks in boreal forests"
 

@@ -1,4 +1,4 @@
-"""Small builders shared by the tests."""
+"""Small builders shared by the tests. (The seed suites import `make_source` from here.)"""
 
 from __future__ import annotations
 
