@@ -7,6 +7,10 @@ A line (see README, "Importing cases and answers"):
      "sources": [{"title": "...", "year": 2021, "authors": ["..."], "url": "...",
                   "venue": "...", "doi": "...", "snippet": "..."}],
      "model": "name"}
+
+Many answer sets list their sources at the foot of the text instead, as `[n] URL` lines
+(`[n] Title - URL`, `[n]: URL "Title"`, …): a line without "sources" has them read from
+there (`grounding.sources.parse_source_list`), the list taken off the text.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from grounding.citations import finalize
+from grounding.sources import InvalidSourceListError, parse_source_list
 from review.adapters.jsonl import (
     CREATED,
     MISSING,
@@ -65,7 +70,7 @@ def parse_answer(value: Any) -> AnswerRecord:
     """Check one line's JSON value strictly; raise LineProblems naming each fault."""
     check = Checker()
     if not check.object(
-        value, "", required=("answer_id", "question", "text", "sources"), optional=("model",)
+        value, "", required=("answer_id", "question", "text"), optional=("sources", "model")
     ):
         check.done()
     fields: dict[str, Any] = {"answer_id": None, "question": None, "text": None, "model": ""}
@@ -78,9 +83,28 @@ def parse_answer(value: Any) -> AnswerRecord:
             fields[key] = check.string(value[key], key, non_empty=True)
     if "model" in value:
         fields["model"] = check.string(value["model"], "model", max_length=MAX_MODEL)
-    sources = _sources(check, value.get("sources", MISSING))
+    if "sources" in value:
+        sources = _sources(check, value["sources"])
+    else:
+        sources = _listed_sources(check, fields)
     check.done()
     return AnswerRecord(sources=sources, **fields)
+
+
+def _listed_sources(check: Checker, fields: dict) -> tuple[dict, ...]:
+    """Sources listed as `[n] URL` lines at the foot of the text; the text keeps the rest."""
+    if not isinstance(fields["text"], str):
+        return ()
+    try:
+        body, listed = parse_source_list(fields["text"])
+    except InvalidSourceListError as error:
+        check.fail("text", f"its source list: {error}")
+        return ()
+    if not listed:
+        check.fail("sources", "missing, and the text lists no sources as [n] URL lines at its end")
+        return ()
+    fields["text"] = body
+    return tuple(source.as_source() for source in listed)
 
 
 def _sources(check: Checker, value: Any) -> tuple[dict, ...]:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grounding.citations import Backfill, Finalization, PhantomCitation, SyntaxRewrite
+from grounding.citations import (
+    AddedCitation,
+    Backfill,
+    Finalization,
+    PhantomCitation,
+    SyntaxRewrite,
+    added_citation_spans,
+)
 from review.models import Answer
 
 # Characters of raw text shown on each side of a dropped phantom citation.
@@ -53,6 +60,8 @@ class FinalizationChanges:
     dropped: tuple[DroppedCitation, ...]
     rewrites: tuple[SyntaxRewrite, ...]
     backfills: tuple[Backfill, ...]
+    # Backfills that stand in for phantom citations: told first, as "replaced, unverified".
+    replacements: tuple[Backfill, ...]
     uncited_sources: tuple[UncitedSource, ...]  # given to the model, never cited
 
     @property
@@ -75,6 +84,11 @@ def finalization(answer: Answer) -> Finalization:
     return Finalization.from_dict(answer.changes)
 
 
+def added_citations(answer: Answer) -> list[AddedCitation]:
+    """The citations finalization added to the answer's body, for the page to mark."""
+    return added_citation_spans(finalization(answer)) if answer.changes else []
+
+
 def finalization_changes(answer: Answer) -> FinalizationChanges:
     result = finalization(answer)
     raw = answer.raw_text
@@ -90,6 +104,7 @@ def finalization_changes(answer: Answer) -> FinalizationChanges:
         dropped=_dropped(raw, result.dropped),
         rewrites=result.rewrites,
         backfills=result.backfills,
+        replacements=result.replacements,
         uncited_sources=tuple(
             UncitedSource(number, title)
             for number, title in enumerate(titles, start=1)

@@ -22,7 +22,7 @@ from review.markdown import render_markdown
 from review.models import Answer, AnswerReference
 from review.permissions import can_decide_answers
 from review.views import HtmxHttpRequest
-from review.views.answer_changes import finalization_changes
+from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.lists import count_on_page, list_template, query_without_page, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
@@ -103,7 +103,9 @@ def _answer_context(request: HttpRequest, answer: Answer, **extra) -> dict:
         reference.link = _web_link(reference.url)
     return {
         "answer": answer,
-        "body_html": render_markdown(answer.body, {ref.number for ref in references}),
+        "body_html": render_markdown(
+            answer.body, {ref.number for ref in references}, added_citations(answer)
+        ),
         "references": references,
         "changes": finalization_changes(answer) if answer.changes else None,
         **_decision_context(request, answer),

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+import review
+from review.adapters.answers import import_answers
 from review.models import Answer, Decision
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_source
@@ -83,3 +86,27 @@ def test_publishing_an_answer_someone_withdrew_first_says_so_and_what_to_do(
     expect(alert).to_contain_text("Publish or withdraw again if you still want to.")
     answer.refresh_from_db()
     assert answer.state == Answer.State.WITHDRAWN
+
+
+def test_a_reader_tells_the_citations_finalization_added_from_the_models_own(page, reviewers):
+    # The demo's answer whose middle paragraph cited only phantoms and whose neighbour's
+    # source was put there instead.
+    demo = Path(review.__file__).parent / "demo_data" / "answers.jsonl"
+    (line,) = [text for text in demo.read_text().splitlines() if '"a-124"' in text]
+    import_answers([line])
+    answer = Answer.objects.get(answer_id="a-124")
+    log_in(page, "reader")
+    page.goto(f"/answers/{answer.pk}/")
+
+    body = page.get_by_label("Finalized answer")
+    replaced = body.get_by_role("link", name="[1], citation replaced, unverified")
+    expect(replaced).to_be_visible()
+    expect(replaced).to_have_class(re.compile(r"\bcite-replaced\b"))
+    # The model's own [1] keeps its plain name and look.
+    own = body.get_by_role("link", name="[1]", exact=True).first
+    expect(own).not_to_have_class(re.compile(r"cite-(added|replaced)"))
+    assert own.evaluate("el => getComputedStyle(el).borderTopStyle") == "none"
+    assert replaced.evaluate("el => getComputedStyle(el).borderTopStyle") == "dotted"
+    expect(page.locator("#cite-legend")).to_contain_text("citation replaced, unverified")
+    first_change = page.locator("#changes-heading ~ h3").first
+    expect(first_change).to_have_text("Citations replaced, unverified (1)")

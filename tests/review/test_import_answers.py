@@ -259,3 +259,47 @@ def test_skipping_invalid_lines_imports_the_good_ones_and_returns_the_bad_ones()
     assert result.created == 1
     assert result.rejected == [(2, bad_line, "sources[0].title: must be a string, not a number")]
     assert list(Answer.objects.values_list("answer_id", flat=True)) == ["a-1"]
+
+
+# --- sources listed as [n] URL lines at the foot of the text ----------------------------------
+
+LISTED = (
+    "Residential sprinklers control most fires before the fire service arrives [2]. "
+    "Smoke alarms wake sleeping residents [1].\n\n"
+    "Sources:\n"
+    "[1] https://www.dsb.no/smoke-alarms\n"
+    "[2] Sprinklers in homes - https://library.example.org/sprinklers\n"
+)
+
+
+def listed_line(answer_id: str, text: str) -> str:
+    return json.dumps({"answer_id": answer_id, "question": "Do sprinklers help?", "text": text})
+
+
+def test_sources_listed_as_numbered_urls_are_read_from_the_text_with_their_titles():
+    import_answers([listed_line("a-1", LISTED)])
+
+    answer = Answer.objects.get()
+    references = {ref.original_number: (ref.title, ref.url) for ref in answer.references.all()}
+    assert references == {
+        1: ("dsb.no/smoke-alarms", "https://www.dsb.no/smoke-alarms"),
+        2: ("Sprinklers in homes", "https://library.example.org/sprinklers"),
+    }
+    # The list is taken off the text: the reference list shown is finalization's own.
+    assert "Sources:" not in answer.raw_text
+    assert "https://www.dsb.no" not in answer.body.split("\n\n")[0]
+
+
+def test_a_line_with_neither_sources_nor_a_listed_source_is_refused_naming_both():
+    with pytest.raises(ImportRefused) as refused:
+        import_answers([listed_line("a-1", "Sprinklers help [1].")])
+    assert "sources: missing, and the text lists no sources as [n] URL lines" in str(refused.value)
+    assert Answer.objects.count() == 0
+
+
+def test_a_malformed_source_list_is_refused_naming_its_line():
+    text = "Sprinklers help [1].\n\n[1] https://example.org/a\n[3] https://example.org/c\n"
+    with pytest.raises(ImportRefused) as refused:
+        import_answers([listed_line("a-1", text)])
+    assert "line 1: text: its source list:" in str(refused.value)
+    assert Answer.objects.count() == 0
