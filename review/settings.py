@@ -25,7 +25,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 ENVIRONMENTS = ("demo", "production")
 # The "django-insecure-" prefix makes `check --deploy` flag this key wherever it is used.
-DEMO_SECRET_KEY = "django-insecure-grounding-review-demo-key-published-with-the-code"
+DEMO_SECRET_KEY = "django-insecure-grounding-review-demo-key-published-with-the-code"  # noqa: S105
 ONE_YEAR = 365 * 24 * 3600
 
 
