@@ -5,7 +5,7 @@ DJANGO_ENV says how the app runs:
 - "demo" (also when unset, so the test suite, the benchmarks and one-off commands run as they
   always have): DEBUG on unless DJANGO_DEBUG=0, a published demo key, loopback host names, SQLite
   under var/ unless DATABASE_URL names another database.
-- "production" (set by `make serve` and review/gunicorn.conf.py): DEBUG off, and the app refuses
+- "production" (set by `make serve` and by gunicorn.conf.py): DEBUG off, and the app refuses
   to start without DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL. HTTPS is on
   (redirect, HSTS, secure cookies) unless the environment turns a part of it off, and whitenoise
   serves the collected static files, compressed and under hashed names.
