@@ -181,6 +181,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Where `collectstatic` puts the files whitenoise serves; the tests collect into a directory
+# of their own.
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or BASE_DIR / "var" / "static")
 if PRODUCTION:
     # Hashed names let whitenoise tell browsers to keep a file for ever; a changed file
@@ -230,7 +232,7 @@ PERMISSIONS_POLICY = {
 
 if PRODUCTION:
     # Behind a TLS-terminating proxy gunicorn marks requests as HTTPS from X-Forwarded-Proto
-    # (see review/gunicorn.conf.py); each part can be turned off for a proxy that does it itself.
+    # (see gunicorn.conf.py); each part can be turned off where the proxy does it instead.
     SECURE_SSL_REDIRECT = _env_flag("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = _env_seconds("DJANGO_SECURE_HSTS_SECONDS", ONE_YEAR, 2 * ONE_YEAR)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
