@@ -48,7 +48,7 @@ demo: install
 serve: export DJANGO_ENV = production
 serve: install
 	$(BIN)/python manage.py check --deploy
-	$(BIN)/python manage.py collectstatic --noinput --clear
+	$(BIN)/python manage.py collectstatic --noinput --clear --verbosity 0
 	$(BIN)/python manage.py migrate --noinput
 # The background-task worker, when there is one, starts here, beside gunicorn.
 	HOST=$(HOST) PORT=$(PORT) exec $(BIN)/gunicorn --config gunicorn.conf.py
