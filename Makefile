@@ -4,8 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PG_URL ?= postgres://postgres@127.0.0.1:5432/test
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The demo's friendly local settings (DEBUG on, the published demo key, loopback host
+# names), chosen here in so many words rather than left to whatever the defaults are.
+DEMO_ENV := DJANGO_ENV=demo DJANGO_DEBUG=1
 
-.PHONY: install test test-postgres seeds lint demo bench clean
+.PHONY: install test test-postgres seeds lint demo serve bench clean
 
 # Reinstall whenever the lock or the project metadata changes.
 $(STAMP): requirements.lock pyproject.toml
@@ -33,9 +38,20 @@ lint: install
 	$(BIN)/ruff format --check .
 
 demo: install
+	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py demo
+	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# For deployments: production settings (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and
+# DATABASE_URL must be set; see README.md), static files collected into var/static for
+# whitenoise, migrations applied, then gunicorn with gunicorn.conf.py on $(HOST):$(PORT).
+serve: export DJANGO_ENV = production
+serve: install
+	$(BIN)/python manage.py check --deploy
+	$(BIN)/python manage.py collectstatic --noinput --clear --verbosity 0
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+# The background-task worker, when there is one, starts here, beside gunicorn.
+	HOST=$(HOST) PORT=$(PORT) exec $(BIN)/gunicorn --config gunicorn.conf.py
 
 bench: install
 	$(BIN)/python benchmarks/run.py

@@ -1,21 +1,92 @@
 """Settings for Grounding Review.
 
-SQLite under var/ by default; PostgreSQL (psycopg 3) when DATABASE_URL is set.
+DJANGO_ENV says how the app runs:
+
+- "demo" (also when unset, so the test suite, the benchmarks and one-off commands run as they
+  always have): DEBUG on unless DJANGO_DEBUG=0, a published demo key, loopback host names, SQLite
+  under var/ unless DATABASE_URL names another database.
+- "production" (set by `make serve` and by gunicorn.conf.py): DEBUG off, and the app refuses
+  to start without DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and DATABASE_URL. HTTPS is on
+  (redirect, HSTS, secure cookies) unless the environment turns a part of it off, and whitenoise
+  serves the collected static files, compressed and under hashed names.
+
+The headers (Content-Security-Policy, Permissions-Policy and Django's own) are the same in both,
+so the demo and the browser tests run under the policy that production sends.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# The default key is for local demo use only; deployments set DJANGO_SECRET_KEY.
-SECRET_KEY = os.environ.get(
-    "DJANGO_SECRET_KEY", "grounding-review-local-demo-key-not-for-production"
-)
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
-ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+ENVIRONMENTS = ("demo", "production")
+# The "django-insecure-" prefix makes `check --deploy` flag this key wherever it is used.
+DEMO_SECRET_KEY = "django-insecure-grounding-review-demo-key-published-with-the-code"  # noqa: S105
+ONE_YEAR = 365 * 24 * 3600
+
+
+def _env_flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if value not in ("0", "1"):
+        raise ImproperlyConfigured(f"{name} must be 0 or 1, not {value!r}.")
+    return value == "1"
+
+
+def _env_seconds(name: str, default: int, maximum: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or int(value) > maximum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of seconds from 0 to {maximum}, not {value!r}."
+        )
+    return int(value)
+
+
+def _env_required(name: str, example: str) -> str:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise ImproperlyConfigured(
+            f"{name} is not set. With DJANGO_ENV=production the app does not start without it"
+            f" (for example {name}={example}); `make demo` runs the local demo instead."
+        )
+    return value
+
+
+def _comma_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+ENVIRONMENT = os.environ.get("DJANGO_ENV", "").strip() or "demo"
+if ENVIRONMENT not in ENVIRONMENTS:
+    raise ImproperlyConfigured(
+        f"DJANGO_ENV must be one of {', '.join(ENVIRONMENTS)}, not {ENVIRONMENT!r}."
+    )
+PRODUCTION = ENVIRONMENT == "production"
+
+if PRODUCTION:
+    SECRET_KEY = _env_required("DJANGO_SECRET_KEY", "<50 or more random characters>")
+    if SECRET_KEY == DEMO_SECRET_KEY:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is the demo key, which is published with the code;"
+            " production needs a key of its own."
+        )
+    if _env_flag("DJANGO_DEBUG", False):
+        raise ImproperlyConfigured("DJANGO_DEBUG=1 is refused with DJANGO_ENV=production.")
+    DEBUG = False
+    ALLOWED_HOSTS = _comma_list(_env_required("DJANGO_ALLOWED_HOSTS", "review.example.org"))
+else:
+    SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or DEMO_SECRET_KEY
+    DEBUG = _env_flag("DJANGO_DEBUG", True)
+    ALLOWED_HOSTS = _comma_list(
+        os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+    )
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -25,6 +96,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.postgres",
+    "csp",
     "django_htmx",
     "template_partials",
     "review",
@@ -32,6 +104,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -42,6 +116,9 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "review.middleware.RefuseNulInForms",
 ]
+if PRODUCTION:
+    # Right after SecurityMiddleware, as whitenoise asks, so static files skip the rest.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 ROOT_URLCONF = "review.urls"
 
@@ -65,12 +142,19 @@ ASGI_APPLICATION = "review.asgi.application"
 
 SQLITE_PATH = BASE_DIR / "var" / "db.sqlite3"
 SQLITE_PATH.parent.mkdir(exist_ok=True)
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{SQLITE_PATH}",
-        conn_max_age=0,
-    )
-}
+if PRODUCTION:
+    # No silent fallback to a file under the checkout: production names its database.
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _env_required("DATABASE_URL", "postgres://review:PASSWORD@127.0.0.1:5432/review"),
+            conn_max_age=60,
+            conn_health_checks=True,
+        )
+    }
+else:
+    DATABASES = {
+        "default": dj_database_url.config(default=f"sqlite:///{SQLITE_PATH}", conn_max_age=0)
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Two reviewers deciding at once: IMMEDIATE makes a writer wait for the lock (up to
     # the timeout) instead of failing with "database is locked"; WAL lets readers go on
@@ -97,8 +181,65 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "var" / "static"
+# Where `collectstatic` puts the files whitenoise serves; the tests collect into a directory
+# of their own.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or BASE_DIR / "var" / "static")
+if PRODUCTION:
+    # Hashed names let whitenoise tell browsers to keep a file for ever; a changed file
+    # gets a new name. Needs `collectstatic` first, which `make serve` runs.
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 # Uploaded documents are stored in the database, not on disk; keep uploads bounded.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
+
+# Everything the pages load comes from this origin: our CSS and scripts, and the htmx that
+# django-htmx bundles. No inline script or style anywhere (base.html turns off the indicator
+# styles htmx would inject, and its eval), so no nonce is needed.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+    },
+}
+# A review tool needs none of the browser's powerful features; no page may ask for them.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "usb",
+    )
+}
+
+if PRODUCTION:
+    # Behind a TLS-terminating proxy gunicorn marks requests as HTTPS from X-Forwarded-Proto
+    # (see gunicorn.conf.py); each part can be turned off where the proxy does it instead.
+    SECURE_SSL_REDIRECT = _env_flag("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = _env_seconds("DJANGO_SECURE_HSTS_SECONDS", ONE_YEAR, 2 * ONE_YEAR)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_flag("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = _env_flag("DJANGO_SECURE_HSTS_PRELOAD", False)
+    SESSION_COOKIE_SECURE = _env_flag("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    CSRF_TRUSTED_ORIGINS = _comma_list(os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", ""))
+    # Asking browsers to preload HSTS is hard to undo, so it is the site owner's choice
+    # (DJANGO_SECURE_HSTS_PRELOAD=1), not a warning on every deployment check.
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
