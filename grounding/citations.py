@@ -590,6 +590,18 @@ class Finalization:
         claims now show support the model never gave them, so they are told first."""
         return tuple(b for b in self.backfills if b.replaced)
 
+    @property
+    def change_kinds(self) -> frozenset[str]:
+        """Which kinds of change finalization made (`CHANGE_KINDS`), for counting them."""
+        made = {
+            "renumbered": bool(self.renumbered),
+            "dropped": bool(self.dropped),
+            "rewritten": bool(self.rewrites),
+            "backfilled": bool(self.backfills),
+            "replaced": bool(self.replacements),
+        }
+        return frozenset(kind for kind, happened in made.items() if happened)
+
     def to_dict(self) -> dict:
         """JSON-able (as far as the sources are); `from_dict` reads it back."""
         return {
@@ -708,6 +720,15 @@ def finalize(text: str | None, sources: Sequence[Mapping] | None) -> Finalizatio
     )
 
 
+# The kinds of change finalization makes, as `Finalization.change_kinds` names them.
+CHANGE_KINDS = ("renumbered", "dropped", "rewritten", "backfilled", "replaced")
+CHANGE_KIND_LABELS = {
+    "renumbered": "citations renumbered",
+    "dropped": "phantom citations dropped",
+    "rewritten": "grouped, range or escaped syntax rewritten",
+    "backfilled": "uncited paragraphs backfilled",
+    "replaced": "phantoms replaced by a real source (unverified)",
+}
 ADDED_LABEL = "citation added by finalization"
 REPLACED_LABEL = "citation replaced, unverified"
 

@@ -34,7 +34,9 @@ from review.adapters.plans import (
     propose_document,
 )
 from review.decisions import decisions_since
+from review.insights import Filters, insights
 from review.models import ApiToken, Document, Plan
+from review.permissions import can_read_insights
 
 
 class ReviewAPI(NinjaAPI):
@@ -380,3 +382,30 @@ def post_answers(request: HttpRequest, skip_invalid: bool = False):
 def list_decisions(request: HttpRequest, since: str | None = None):
     moment = parse_since(since) if since else None
     return [decision_as_dict(row) for row in decisions_since(moment)]
+
+
+# --- insights -----------------------------------------------------------------------------
+
+
+@api.get(
+    "/insights",
+    response={200: dict, 403: Refusal},
+    url_name="insights",
+    summary="What the decisions teach: the rules' ledger, the validator's reasons, "
+    "finalization, week by week (the /insights/ page's figures)",
+)
+def get_insights(
+    request: HttpRequest,
+    document: int | None = None,
+    version: str = "",
+    model: str = "",
+    rule: str = "",
+    weeks: int = 12,
+):
+    if not can_read_insights(request.auth):
+        refusal = "the insights are for editors, moderators and curators"
+        return Status(403, {"detail": refusal, "problems": [refusal]})
+    query = {"version": version, "model": model, "rule": rule, "weeks": str(weeks)}
+    if document is not None:
+        query["document"] = str(document)
+    return insights(Filters.from_query(query)).to_dict()

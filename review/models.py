@@ -410,6 +410,13 @@ class Answer(Decided):
     # grounding.citations.Finalization.to_dict(): every change finalization made.
     changes = models.JSONField(default=dict)
     changed = models.BooleanField(default=False, db_index=True)
+    # Which kinds of change finalization made (grounding.citations.CHANGE_KINDS), kept as
+    # columns so the insights count them in the database.
+    change_renumbered = models.BooleanField(default=False)
+    change_dropped = models.BooleanField(default=False)
+    change_rewritten = models.BooleanField(default=False)
+    change_backfilled = models.BooleanField(default=False)
+    change_replaced = models.BooleanField(default=False)
     source_sha256 = models.CharField(max_length=64)
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True

@@ -5,6 +5,8 @@ from __future__ import annotations
 EDITORS = "Editors"
 MODERATORS = "Moderators"
 READERS = "Readers"
+# Settle disagreements between two reviewers (double review); they read the insights too.
+CURATORS = "Curators"
 GROUPS = (EDITORS, MODERATORS, READERS)
 
 
@@ -32,6 +34,11 @@ def can_decide_cases(user) -> bool:
 def can_decide_answers(user) -> bool:
     # Publishing an answer is an editorial decision.
     return _in_group(user, EDITORS)
+
+
+def can_read_insights(user) -> bool:
+    # What the decisions teach is for those who make them, not for every reader.
+    return any(_in_group(user, name) for name in (EDITORS, MODERATORS, CURATORS))
 
 
 def role_label(user) -> str:

@@ -243,3 +243,9 @@ if PRODUCTION:
     # Asking browsers to preload HSTS is hard to undo, so it is the site owner's choice
     # (DJANGO_SECURE_HSTS_PRELOAD=1), not a warning on every deployment check.
     SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
+# --- insights -------------------------------------------------------------------------------
+# A proposer rule is shown as validated once it was decided on at least this many documents
+# and the lower bound of its acceptance's Wilson 95 % interval reaches this share.
+INSIGHTS_MIN_DOCUMENTS = int(os.environ.get("REVIEW_INSIGHTS_MIN_DOCUMENTS", "5"))
+INSIGHTS_MIN_LOWER_BOUND = float(os.environ.get("REVIEW_INSIGHTS_MIN_LOWER_BOUND", "0.8"))

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, plan, plans
+from review.views import answers, cases, dashboard, entries, insights, plan, plans
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -36,6 +36,7 @@ urlpatterns = [
     path("cases/<int:pk>/", cases.case_detail, name="case"),
     path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
     path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
+    path("insights/", insights.insights_page, name="insights"),
     # Finalized answers
     path("answers/", answers.answer_list, name="answers"),
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),

@@ -146,6 +146,7 @@ def _store_answer(record: AnswerRecord, sha256: str) -> str:
         sources=list(record.sources),
         changes=result.to_dict(),
         changed=result.changed,
+        **{f"change_{kind}": True for kind in result.change_kinds},
         source_sha256=sha256,
     )
     AnswerReference.objects.bulk_create(

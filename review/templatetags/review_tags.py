@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from review.permissions import role_label
+from review.permissions import can_read_insights, role_label
 
 register = template.Library()
 
@@ -13,6 +13,11 @@ register = template.Library()
 @register.filter
 def role(user) -> str:
     return role_label(user)
+
+
+@register.filter
+def reads_insights(user) -> bool:
+    return can_read_insights(user)
 
 
 @register.simple_tag

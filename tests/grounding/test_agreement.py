@@ -366,3 +366,50 @@ def test_curation_of_no_items_has_no_share():
 def test_curation_refuses_more_curated_items_than_reviewed():
     with pytest.raises(AgreementError, match="6 items curated but only 5"):
         curation(5, {"upheld": 6})
+
+
+# --- κ from a table of counts -----------------------------------------------------------------
+
+
+def test_kappa_of_a_table_is_the_published_value_and_agrees_with_kappa_of_the_items():
+    # Wikipedia's worked example: 20 yes-yes, 5 yes-no, 10 no-yes, 15 no-no; κ = 0.4.
+    from grounding.agreement import cohen_kappa, cohen_kappa_of_table
+
+    table = [[20, 5], [10, 15]]
+    rater_a = ["yes"] * 25 + ["no"] * 25
+    rater_b = ["yes"] * 20 + ["no"] * 5 + ["yes"] * 10 + ["no"] * 15
+
+    from_table = cohen_kappa_of_table(table)
+    from_items = cohen_kappa(rater_a, rater_b)
+
+    assert from_table.value == pytest.approx(0.4)
+    assert from_items.value == pytest.approx(from_table.value)
+    assert from_table.low < 0.4 < from_table.high
+    # Two bootstraps of the same items: the same interval up to resampling noise.
+    assert from_table.low == pytest.approx(from_items.low, abs=0.05)
+    assert from_table.high == pytest.approx(from_items.high, abs=0.05)
+    assert cohen_kappa_of_table(table) == from_table  # seeded: the same figures twice
+
+
+def test_kappa_of_a_table_is_undefined_with_a_reason_for_one_label_or_too_few_items():
+    from grounding.agreement import cohen_kappa_of_table
+
+    assert cohen_kappa_of_table([[7, 0], [0, 0]]).value is None
+    assert "one label" in cohen_kappa_of_table([[7, 0], [0, 0]]).reason_if_undefined
+    assert "at least 2" in cohen_kappa_of_table([[1, 0], [0, 0]]).reason_if_undefined
+
+
+def test_kappa_of_a_table_refuses_what_is_not_a_square_table_of_counts():
+    from grounding.agreement import AgreementError, cohen_kappa_of_table
+
+    for bad in ([[1, 2, 3], [4, 5, 6]], [[1, -1], [0, 2]], [1, 2]):
+        with pytest.raises(AgreementError):
+            cohen_kappa_of_table(bad)
+
+
+def test_kappa_of_a_million_counted_items_has_a_tight_interval():
+    from grounding.agreement import cohen_kappa_of_table
+
+    big = cohen_kappa_of_table([[400_000, 100_000], [200_000, 300_000]])
+    assert big.value == pytest.approx(0.4)
+    assert big.high - big.low < 0.01  # a million items pin κ down

@@ -185,3 +185,20 @@ def test_a_stored_backfill_whose_offsets_miss_its_citation_is_refused() -> None:
     stored["backfills"][0]["start"] -= 2
     with pytest.raises(InvalidFinalizationRecordError, match=r"no \[1\] at"):
         Finalization.from_dict(stored)
+
+
+def test_the_kinds_of_change_name_each_thing_finalization_did_and_nothing_else():
+    from grounding.citations import CHANGE_KINDS, finalize
+
+    sources = [{"title": "Sprinklers"}, {"title": "Doors"}]
+    clean = finalize("Sprinklers help [1]. Doors close [2].", sources)
+    messy = finalize(
+        "Doors close [2]. Sprinklers help \\[1\\].\n\n"
+        "Older rules said otherwise in every storey[9].\n\n"
+        "Escape routes need two separate exits in every storey of the building.",
+        sources,
+    )
+
+    assert clean.change_kinds == frozenset()
+    assert messy.change_kinds == {"renumbered", "dropped", "rewritten", "backfilled", "replaced"}
+    assert set(CHANGE_KINDS) >= messy.change_kinds

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
 from review.adapters.plans import path_collisions
-from review.management.commands.demo import DEMO_DATA
+from review.management.commands.demo import DEMO_DATA, DOCUMENTS
 from review.models import (
     Answer,
     AnswerReference,
@@ -84,19 +84,25 @@ def test_a_second_run_keeps_a_password_someone_changed(demo):
     assert authenticate(username="reader", password="a-new-one") is not None
 
 
+def demo_documents():
+    """The demo's own three documents (the history's are the insights')."""
+    return Document.objects.filter(name__in=[document.file for document in DOCUMENTS])
+
+
 def test_three_kinds_of_document_each_get_an_undecided_proposed_plan(demo):
-    documents = {document.media_type: document for document in Document.objects.all()}
+    documents = {document.media_type: document for document in demo_documents()}
 
     assert set(documents) == {"markdown", "text", "pdf"}
     for document in documents.values():
         plan = document.plans.get()
         assert plan.status == Plan.Status.OPEN
         assert plan.entries.count() >= 4
-    assert not Entry.objects.exclude(state=Entry.State.PROPOSED).exists()
+    entries = Entry.objects.filter(plan__document__in=demo_documents())
+    assert not entries.exclude(state=Entry.State.PROPOSED).exists()
 
 
 def test_the_building_code_has_numbered_sections_and_shows_the_proposers_gates(demo):
-    document = Document.objects.get(media_type="markdown")
+    document = demo_documents().get(media_type="markdown")
     titles = list(document.plans.get().entries.values_list("title", flat=True))
 
     assert "3.1 Brannkonsept" in titles
@@ -109,7 +115,7 @@ def test_the_building_code_has_numbered_sections_and_shows_the_proposers_gates(d
 
 
 def test_the_long_report_is_split_by_size_because_it_has_no_headings(demo):
-    plan = Document.objects.get(media_type="text").plans.get()
+    plan = demo_documents().get(media_type="text").plans.get()
 
     assert plan.options["max_segment_chars"] > 0
     entries = list(plan.entries.all())
@@ -121,7 +127,7 @@ def test_the_long_report_is_split_by_size_because_it_has_no_headings(demo):
 
 
 def test_the_pdfs_numbered_sections_are_proposed_under_a_prefix_so_no_paths_collide(demo):
-    plan = Document.objects.get(media_type="pdf").plans.get()
+    plan = demo_documents().get(media_type="pdf").plans.get()
 
     assert all(entry.path.startswith("veileder-bolig/") for entry in plan.entries.all())
     assert all("rule:numbered-heading" in entry.rules for entry in plan.entries.all())
@@ -169,11 +175,32 @@ def test_an_answer_carries_untrusted_markup_in_its_body(demo):
 
 
 def test_a_few_decisions_are_made_so_the_dashboards_have_history(demo):
-    actions = set(Decision.objects.values_list("action", flat=True))
+    ours = Decision.objects.filter(actor__username__in=["editor", "moderator"])
+    actions = set(ours.values_list("action", flat=True))
 
     assert actions == {"case.uphold", "case.overturn", "answer.publish"}
-    assert Case.objects.exclude(verdict=Case.Verdict.PROPOSED).count() == 2
-    assert Answer.objects.filter(state=Answer.State.PUBLISHED).count() == 2
+    assert Case.objects.filter(decided_by__username="moderator").count() == 2
+    assert Answer.objects.filter(decided_by__username="editor").count() == 2
+
+
+def test_the_history_gives_every_insights_panel_something_to_show(demo):
+    from review.insights import insights
+
+    figures = insights()
+    validated = [record for record in figures.rules if record.validated]
+    assert validated and validated[0].documents >= figures.settings.min_documents
+    assert any(not record.validated and record.decided for record in figures.rules)
+    confusion = figures.validator.confusion
+    assert confusion.cases >= 10 and confusion.kappa.value is not None
+    assert confusion.flagged_but_upheld and confusion.unflagged_but_not_upheld
+    assert {record.reason for record in figures.validator.reasons} >= {"unflagged"}
+    assert all(kind.answers for kind in figures.finalization.kinds)
+    assert any(kind.published for kind in figures.finalization.kinds)
+    assert any(kind.withdrawn for kind in figures.finalization.kinds)
+    assert figures.weeks
+    # The demo's own people still find work left: undecided cases and answers.
+    assert Case.objects.filter(verdict=Case.Verdict.PROPOSED).count() >= 4
+    assert Answer.objects.filter(state=Answer.State.PROPOSED).count() >= 4
 
 
 def test_a_decision_someone_undid_is_not_made_again(demo):

@@ -21,6 +21,7 @@ from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.plans import propose_document
 from review.decisions import latest_decision
+from review.management.commands._demo_history import already_made, make_history
 from review.models import Answer, Case
 from review.permissions import EDITORS, MODERATORS, READERS
 
@@ -41,6 +42,9 @@ USERS = (
     DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
     DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
     DemoUser("reader", READERS, "browses everything, decides nothing"),
+    # The team's history: their decisions are what /insights/ counts.
+    DemoUser("editor2", EDITORS, "an editor whose past decisions the insights count"),
+    DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),
 )
 
 
@@ -104,6 +108,8 @@ class Command(BaseCommand):
             self.import_jsonl("answers.jsonl", import_answers, Answer)
             for decision in DECISIONS:
                 self.decide(decision, users[decision.by])
+            if not already_made(users["editor2"]):
+                make_history(users["editor2"], users["moderator2"], self.stdout.write)
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
         for user in USERS:

@@ -1,0 +1,361 @@
+"""What the decisions teach: the proposer's rules, the validator's reasons and finalization,
+as figures counted in the database and judged by `grounding.ledger` and `grounding.agreement`.
+
+Every figure is one aggregate query (or two), whatever the number of decisions: rows grow with
+the rules, reasons, weeks and documents there are, never with the entries, cases or log rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Q, QuerySet
+from django.db.models.functions import TruncWeek
+from django.utils import timezone
+
+from grounding.agreement import Proportion, cohen_kappa_of_table, wilson_interval
+from grounding.citations import CHANGE_KIND_LABELS, CHANGE_KINDS
+from grounding.ledger import (
+    UNFLAGGED,
+    Confusion,
+    ReasonRecord,
+    RuleRecord,
+    ValidationSettings,
+)
+from review.models import Answer, Case, Entry
+
+# The longest window the weekly figures look back over.
+MAX_WEEKS = 104
+# Disagreements listed per side of the confusion matrix; the counts are always whole.
+DISAGREEMENTS_LISTED = 50
+State = Entry.State
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the figures are narrowed to; empty means all."""
+
+    document: int | None = None
+    proposer_version: str = ""
+    model: str = ""
+    rule: str = ""
+    weeks: int = 12
+
+    @classmethod
+    def from_query(cls, query) -> Filters:
+        """The filters a query string asks for; anything malformed is ignored, not an error."""
+        document = str(query.get("document") or "")
+        weeks = str(query.get("weeks") or "")
+        return cls(
+            document=int(document) if document.isdigit() else None,
+            proposer_version=str(query.get("version") or "").strip()[:200],
+            model=str(query.get("model") or "").strip()[:200],
+            rule=str(query.get("rule") or "").strip()[:200],
+            weeks=min(int(weeks), MAX_WEEKS) if weeks.isdigit() and int(weeks) > 0 else 12,
+        )
+
+    def entries(self) -> QuerySet[Entry]:
+        entries = Entry.objects.all()
+        if self.document:
+            entries = entries.filter(plan__document_id=self.document)
+        if self.proposer_version:
+            entries = entries.filter(plan__proposed_by=self.proposer_version)
+        return entries
+
+    def cases(self) -> QuerySet[Case]:
+        cases = Case.objects.all()
+        return cases.filter(model=self.model) if self.model else cases
+
+    def answers(self) -> QuerySet[Answer]:
+        answers = Answer.objects.all()
+        return answers.filter(model=self.model) if self.model else answers
+
+    def since(self) -> dt.datetime:
+        return timezone.now() - dt.timedelta(weeks=self.weeks)
+
+    def to_dict(self) -> dict:
+        return {
+            "document": self.document,
+            "proposer_version": self.proposer_version,
+            "model": self.model,
+            "rule": self.rule,
+            "weeks": self.weeks,
+        }
+
+
+def validation_settings() -> ValidationSettings:
+    return ValidationSettings(
+        min_documents=settings.INSIGHTS_MIN_DOCUMENTS,
+        min_lower_bound=settings.INSIGHTS_MIN_LOWER_BOUND,
+    )
+
+
+# --- the proposer's rules ---------------------------------------------------------------------
+
+
+def rule_records(filters: Filters = Filters()) -> list[RuleRecord]:
+    """One record per rule and proposer version, most decided first."""
+    entries = filters.entries()
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rows = entries.values_list("rules", "plan__proposed_by", "state").annotate(n=Count("pk"))
+    for rules, version, state, n in rows.order_by():
+        for rule in _rules(rules, filters):
+            counts[rule, version][state] += n
+    documents: dict[tuple[str, str], set[int]] = defaultdict(set)
+    decided = entries.exclude(state=State.PROPOSED)
+    pairs = decided.values_list("rules", "plan__proposed_by", "plan__document_id").distinct()
+    for rules, version, document in pairs.order_by():
+        for rule in _rules(rules, filters):
+            documents[rule, version].add(document)
+    judged = validation_settings()
+    records = [
+        RuleRecord(
+            rule=rule,
+            proposer_version=version or "unknown",
+            proposed=sum(by_state.values()),
+            decided=sum(n for state, n in by_state.items() if state != State.PROPOSED),
+            accepted=by_state[State.ACCEPTED],
+            edited=by_state[State.EDITED],
+            merged=by_state[State.MERGED],
+            rejected=by_state[State.REJECTED],
+            documents=len(documents[rule, version]),
+            settings=judged,
+        )
+        for (rule, version), by_state in counts.items()
+    ]
+    return sorted(records, key=lambda r: (-r.decided, r.rule, r.proposer_version))
+
+
+def rule_record(rule: str, proposer_version: str) -> RuleRecord | None:
+    """The record of one rule as one proposer version proposed it (None if it proposed none)."""
+    found = rule_records(Filters(proposer_version=proposer_version, rule=rule))
+    return found[0] if found else None
+
+
+def _rules(rules: Any, filters: Filters) -> list[str]:
+    names = [str(rule) for rule in rules or ()] or ["no rule"]
+    return [rule for rule in names if not filters.rule or rule == filters.rule]
+
+
+# --- the validator's reasons ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ValidatorFigures:
+    reasons: list[ReasonRecord]
+    confusion: Confusion
+
+    def to_dict(self) -> dict:
+        return {
+            "reasons": [record.to_dict() for record in self.reasons],
+            "confusion": self.confusion.to_dict(),
+        }
+
+
+def validator_figures(filters: Filters = Filters()) -> ValidatorFigures:
+    decided = filters.cases().exclude(verdict=Case.Verdict.PROPOSED)
+    verdicts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    rows = decided.values_list("validator_reason", "verdict").annotate(n=Count("pk")).order_by()
+    for reason, verdict, n in rows:
+        verdicts[reason or UNFLAGGED][verdict] += n
+    reasons = [
+        ReasonRecord(
+            reason=reason,
+            upheld=by_verdict[Case.Verdict.UPHELD],
+            overturned=by_verdict[Case.Verdict.OVERTURNED],
+            needs_rewrite=by_verdict[Case.Verdict.NEEDS_REWRITE],
+        )
+        for reason, by_verdict in sorted(verdicts.items())
+    ]
+    return ValidatorFigures(reasons, _confusion(decided, reasons))
+
+
+def _confusion(decided: QuerySet[Case], reasons: list[ReasonRecord]) -> Confusion:
+    """ "Validator flagged" against "moderator did not uphold", over the decided cases."""
+    cells = {(True, True): 0, (True, False): 0, (False, True): 0, (False, False): 0}
+    for record in reasons:
+        cells[record.flagged, True] += record.overturned + record.needs_rewrite
+        cells[record.flagged, False] += record.upheld
+    upheld = Q(verdict=Case.Verdict.UPHELD)
+    listed = DISAGREEMENTS_LISTED
+    return Confusion(
+        flagged_not_upheld=cells[True, True],
+        flagged_upheld=cells[True, False],
+        unflagged_not_upheld=cells[False, True],
+        unflagged_upheld=cells[False, False],
+        kappa=cohen_kappa_of_table(
+            [[cells[True, True], cells[True, False]], [cells[False, True], cells[False, False]]]
+        ),
+        flagged_but_upheld=tuple(
+            decided.filter(upheld, flagged=True)
+            .order_by("pk")
+            .values_list("case_id", flat=True)[:listed]
+        ),
+        unflagged_but_not_upheld=tuple(
+            decided.filter(~upheld, flagged=False)
+            .order_by("pk")
+            .values_list("case_id", flat=True)[:listed]
+        ),
+    )
+
+
+# --- finalization -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChangeKindFigure:
+    kind: str
+    label: str
+    answers: int
+    share: Proportion  # of all answers
+    published: int
+    withdrawn: int
+
+    def to_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "answers": self.answers,
+            "share": self.share.to_dict(),
+            "published": self.published,
+            "withdrawn": self.withdrawn,
+        }
+
+
+@dataclass(frozen=True)
+class FinalizationFigures:
+    answers: int
+    changed: Proportion
+    kinds: list[ChangeKindFigure]
+
+    def to_dict(self) -> dict:
+        return {
+            "answers": self.answers,
+            "changed": self.changed.to_dict(),
+            "kinds": [kind.to_dict() for kind in self.kinds],
+        }
+
+
+def finalization_figures(filters: Filters = Filters()) -> FinalizationFigures:
+    published, withdrawn = Q(state=Answer.State.PUBLISHED), Q(state=Answer.State.WITHDRAWN)
+    aggregates = {"total": Count("pk"), "changed": Count("pk", filter=Q(changed=True))}
+    for kind in CHANGE_KINDS:
+        has = Q(**{f"change_{kind}": True})
+        aggregates[kind] = Count("pk", filter=has)
+        aggregates[f"{kind}_published"] = Count("pk", filter=has & published)
+        aggregates[f"{kind}_withdrawn"] = Count("pk", filter=has & withdrawn)
+    values = filters.answers().aggregate(**aggregates)
+    total = values["total"]
+    return FinalizationFigures(
+        answers=total,
+        changed=wilson_interval(values["changed"], total),
+        kinds=[
+            ChangeKindFigure(
+                kind=kind,
+                label=CHANGE_KIND_LABELS[kind],
+                answers=values[kind],
+                share=wilson_interval(values[kind], total),
+                published=values[f"{kind}_published"],
+                withdrawn=values[f"{kind}_withdrawn"],
+            )
+            for kind in CHANGE_KINDS
+        ],
+    )
+
+
+# --- week by week -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Week:
+    start: dt.date
+    rules: Proportion  # entries accepted as proposed, of those decided that week
+    validator: Proportion  # verdicts that agreed with the validator, of those given that week
+    finalization: Proportion  # answers finalization changed, of those imported that week
+
+    def to_dict(self) -> dict:
+        return {
+            "week": self.start.isoformat(),
+            "rules_accepted": self.rules.to_dict(),
+            "validator_agreed": self.validator.to_dict(),
+            "finalization_changed": self.finalization.to_dict(),
+        }
+
+
+def weeks(filters: Filters = Filters()) -> list[Week]:
+    """The last `filters.weeks` weeks that saw a decision or an import, oldest first."""
+    since = filters.since()
+    rules: dict[dt.date, list[int]] = defaultdict(lambda: [0, 0])
+    entries = filters.entries().filter(decided_at__gte=since).exclude(state=State.PROPOSED)
+    rows = entries.annotate(week=TruncWeek("decided_at")).values_list("week", "rules", "state")
+    for week, rule_list, state, n in rows.annotate(n=Count("pk")).order_by():
+        if filters.rule and filters.rule not in (rule_list or ()):
+            continue
+        rules[_day(week)][0] += n if state == State.ACCEPTED else 0
+        rules[_day(week)][1] += n
+    validator: dict[dt.date, list[int]] = defaultdict(lambda: [0, 0])
+    cases = filters.cases().filter(decided_at__gte=since).exclude(verdict=Case.Verdict.PROPOSED)
+    rows = cases.annotate(week=TruncWeek("decided_at")).values_list("week", "flagged", "verdict")
+    for week, flagged, verdict, n in rows.annotate(n=Count("pk")).order_by():
+        agreed = (verdict != Case.Verdict.UPHELD) == flagged
+        validator[_day(week)][0] += n if agreed else 0
+        validator[_day(week)][1] += n
+    answers = filters.answers().filter(created_at__gte=since)
+    rows = answers.annotate(week=TruncWeek("created_at")).values_list("week")
+    rows = rows.annotate(n=Count("pk"), changed=Count("pk", filter=Q(changed=True))).order_by()
+    finalization = {_day(week): (changed, n) for week, n, changed in rows}
+    starts = sorted({*rules, *validator, *finalization})
+    return [
+        Week(
+            start,
+            wilson_interval(*rules.get(start, (0, 0))),
+            wilson_interval(*validator.get(start, (0, 0))),
+            wilson_interval(*finalization.get(start, (0, 0))),
+        )
+        for start in starts
+    ]
+
+
+def _day(moment) -> dt.date:
+    return moment.date() if isinstance(moment, dt.datetime) else moment
+
+
+# --- all of it --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Insights:
+    filters: Filters
+    settings: ValidationSettings
+    rules: list[RuleRecord]
+    validator: ValidatorFigures
+    finalization: FinalizationFigures
+    weeks: list[Week] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "filters": self.filters.to_dict(),
+            "settings": {
+                "min_documents": self.settings.min_documents,
+                "min_lower_bound": self.settings.min_lower_bound,
+            },
+            "rules": [record.to_dict() for record in self.rules],
+            "validator": self.validator.to_dict(),
+            "finalization": self.finalization.to_dict(),
+            "weeks": [week.to_dict() for week in self.weeks],
+        }
+
+
+def insights(filters: Filters = Filters()) -> Insights:
+    return Insights(
+        filters=filters,
+        settings=validation_settings(),
+        rules=rule_records(filters),
+        validator=validator_figures(filters),
+        finalization=finalization_figures(filters),
+        weeks=weeks(filters),
+    )

@@ -1,0 +1,94 @@
+"""The demo's history: weeks of a team's decisions, made once, so that the insights have
+something to count across documents, rules and validator reasons.
+
+Two more demo people, editor2 and moderator2, decide through the same actions the pages use
+(every decision is logged as usual), by a fixed pattern rather than by reading: this is demo
+data, and the insights page says what it shows, not that the pattern is right. The documents
+are real: the READMEs of eight packages (demo_data/history/MANIFEST.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from review.actions.answers import decide_answer
+from review.actions.cases import decide_case
+from review.actions.entries import accept_entry, merge_entry, reject_entry
+from review.actions.plans import adjudicate_plan
+from review.adapters.plans import propose_document
+from review.decisions import ActionRefused
+from review.models import Answer, Case, Decision, Entry, Plan
+
+HISTORY = Path(__file__).resolve().parents[2] / "demo_data" / "history"
+# Two documents are also proposed with a size cap, so that the cap's rule has a record too;
+# the cap's splits are the ones the pattern rejects most.
+CAPPED = {"pypdf-readme.md": 1200, "django-ninja-readme.md": 1200}
+# Left for the demo's own people: the last cases and answers of the files stay undecided.
+UNDECIDED_CASES = 6
+UNDECIDED_ANSWERS = 8
+
+
+def already_made(editor) -> bool:
+    return Decision.objects.filter(actor=editor).exists()
+
+
+def make_history(editor, moderator, say) -> None:
+    for path in sorted(HISTORY.glob("*-readme.md")):
+        plan = propose_document(
+            path.name,
+            path.read_bytes(),
+            max_segment_chars=CAPPED.get(path.name, 0),
+            path_prefix=path.stem.removesuffix("-readme"),
+        )
+        decided = _decide_plan(plan, editor)
+        say(f"history: {editor.username} decided {decided} entries of plan {plan.pk} ({path.name})")
+    cases = _decide_cases(moderator)
+    answers = _decide_answers(editor)
+    say(f"history: {moderator.username} gave {cases} verdicts, {editor.username} {answers} answers")
+
+
+def _decide_plan(plan: Plan, editor) -> int:
+    """Accept most entries; reject every 10th, merge every 16th, and half of the size splits."""
+    decided = 0
+    for index, entry in enumerate(Entry.objects.filter(plan=plan).order_by("position")):
+        entry.plan = plan
+        if "rule:size-split" in (entry.rules or []) and index % 2 or index % 10 == 9:
+            act = reject_entry
+        elif index % 16 == 15:
+            act = merge_entry
+        else:
+            act = accept_entry
+        try:
+            act(entry, actor=editor, expected_version=entry.version, note="")
+        except ActionRefused:
+            # A merge into a rejected entry is refused; the pattern accepts it instead.
+            accept_entry(entry, actor=editor, expected_version=entry.version, note="")
+        decided += 1
+    plan.refresh_from_db()
+    if not plan.blockers(list(plan.entries.order_by("position"))):
+        adjudicate_plan(plan, actor=editor, expected_version=plan.version)
+    return decided
+
+
+def _decide_cases(moderator) -> int:
+    """Overturn most flagged rationales, uphold one in four of them and most that passed."""
+    cases = list(Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by("case_id"))
+    for number, case in enumerate(cases[:-UNDECIDED_CASES] if UNDECIDED_CASES else cases):
+        if case.flagged and number % 4 != 3:
+            action, note = "overturn", "The rationale does not hold up against its evidence."
+        elif not case.flagged and number % 5 == 4:
+            action, note = "needs_rewrite", "Passed the validator, but claims more than it cites."
+        else:
+            action, note = "uphold", ""
+        decide_case(case, action, actor=moderator, expected_version=case.version, note=note)
+    return max(0, len(cases) - UNDECIDED_CASES)
+
+
+def _decide_answers(editor) -> int:
+    """Publish what finalization left whole; withdraw an answer whose phantoms were replaced."""
+    answers = list(Answer.objects.filter(state=Answer.State.PROPOSED).order_by("answer_id"))
+    decided = answers[:-UNDECIDED_ANSWERS] if UNDECIDED_ANSWERS else answers
+    for answer in decided:
+        action = "withdraw" if answer.change_replaced or answer.change_dropped else "publish"
+        decide_answer(answer, action, actor=editor, expected_version=answer.version)
+    return len(decided)

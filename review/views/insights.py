@@ -1,0 +1,70 @@
+"""/insights/: what the decisions teach about the proposer's rules, the validator's reasons
+and finalization, with intervals, week by week, narrowed by document, proposer version, model
+and rule. For editors, moderators, curators and staff."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from review.insights import Filters, insights
+from review.models import Case, Document, Plan
+from review.permissions import can_read_insights
+from review.views.charts import share_bars, weekly_lines
+
+
+@require_GET
+def insights_page(request: HttpRequest) -> HttpResponse:
+    if not can_read_insights(request.user):
+        raise PermissionDenied("The insights are for editors, moderators and curators.")
+    filters = Filters.from_query(request.GET)
+    figures = insights(filters)
+    labels = [week.start.isoformat() for week in figures.weeks]
+    confusion = figures.validator.confusion
+    listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
+    case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
+    context = {
+        "figures": figures,
+        "disagreements": [
+            (side, case_id, reverse("case", args=[case_pks[case_id]]))
+            for side, ids in (
+                ("Flagged, but upheld", confusion.flagged_but_upheld),
+                ("Passed, but not upheld", confusion.unflagged_but_not_upheld),
+            )
+            for case_id in ids
+            if case_id in case_pks
+        ],
+        "filters": filters,
+        "documents": Document.objects.order_by("name").values_list("pk", "name"),
+        "versions": Plan.objects.order_by().values_list("proposed_by", flat=True).distinct(),
+        "models": Case.objects.exclude(model="")
+        .order_by()
+        .values_list("model", flat=True)
+        .distinct(),
+        "rules_chart": share_bars(
+            "rules-chart",
+            "Share of each rule's decided entries accepted as proposed, with 95 % intervals",
+            [(f"{r.rule} ({r.proposer_version})", r.acceptance) for r in figures.rules],
+            mark=figures.settings.min_lower_bound,
+        ),
+        "reasons_chart": share_bars(
+            "reasons-chart",
+            "Share of verdicts that agreed with the validator, per reason, with 95 % intervals",
+            [(r.reason, r.agreed) for r in figures.validator.reasons],
+        ),
+        "weeks_chart": weekly_lines(
+            "weeks-chart",
+            "Week by week: rule entries accepted, verdicts agreeing with the validator, "
+            "answers finalization changed",
+            labels,
+            [
+                ("rules accepted", [w.rules.share for w in figures.weeks]),
+                ("validator agreed", [w.validator.share for w in figures.weeks]),
+                ("finalization changed", [w.finalization.share for w in figures.weeks]),
+            ],
+        ),
+    }
+    return render(request, "review/insights.html", context)
