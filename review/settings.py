@@ -249,3 +249,5 @@ if PRODUCTION:
 # and the lower bound of its acceptance's Wilson 95 % interval reaches this share.
 INSIGHTS_MIN_DOCUMENTS = int(os.environ.get("REVIEW_INSIGHTS_MIN_DOCUMENTS", "5"))
 INSIGHTS_MIN_LOWER_BOUND = float(os.environ.get("REVIEW_INSIGHTS_MIN_LOWER_BOUND", "0.8"))
+# How long the figures are kept once counted; any new decision or import counts them afresh.
+INSIGHTS_CACHE_SECONDS = int(os.environ.get("REVIEW_INSIGHTS_CACHE_SECONDS", "60"))

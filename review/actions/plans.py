@@ -12,6 +12,7 @@ from review.actions.entries import FROZEN, accept_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
 from review.decisions import ActionRefused, decide
+from review.insights import rule_record
 from review.models import Decision, Entry, Plan
 
 
@@ -22,14 +23,34 @@ def rule_candidates(plan: Plan, rule: str) -> list[Entry]:
     return [entry for entry in proposed if rule in (entry.rules or [])]
 
 
-def accept_rule(plan: Plan, rule: str, *, actor, versions: dict[int, int]) -> list[Decision]:
+class RuleNotValidated(ActionRefused):
+    """Accepting a rule's entries unseen asks for a second confirmation while the decisions
+    so far do not show the rule to be right (`review.insights`)."""
+
+
+def accept_rule(
+    plan: Plan,
+    rule: str,
+    *,
+    actor,
+    versions: dict[int, int],
+    unvalidated_confirmed: bool = False,
+) -> list[Decision]:
     """Accept every listed PROPOSED entry of `rule`: one decision per entry, all or none.
 
     `versions` is what the confirmation page showed (entry id -> version); an entry that
     changed since, or one that was not listed, is not touched, and a stale one refuses all.
+    A rule that is not validated is refused unless `unvalidated_confirmed`.
     """
     if not plan.is_open:
         raise ActionRefused(FROZEN)
+    record = rule_record(rule, plan.proposed_by)
+    if not unvalidated_confirmed and (record is None or not record.validated):
+        why = record.why_not if record else "it has no record yet"
+        raise RuleNotValidated(
+            f"{rule} is not validated ({why}); confirm that you want its entries accepted "
+            "without looking at each."
+        )
     decisions = []
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):

@@ -28,6 +28,7 @@ from review.decisions import (
     decisions_on_plan,
     undoable_entry_ids,
 )
+from review.insights import rule_record
 from review.models import Decision, Entry, Plan, PlanCounts
 from review.permissions import can_decide_plans
 from review.views.deciding import NO_VERSION
@@ -135,7 +136,13 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         versions = _listed_versions(request)
         try:
-            decisions = accept_rule(plan, rule, actor=request.user, versions=versions)
+            decisions = accept_rule(
+                plan,
+                rule,
+                actor=request.user,
+                versions=versions,
+                unvalidated_confirmed=request.POST.get("unvalidated") == "1",
+            )
         except StaleVersion as stale:
             status = 409
             problem = (
@@ -157,7 +164,13 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, message)
             return redirect("plan", pk=plan.pk)
     candidates = rule_candidates(plan, rule)
-    context = {"plan": plan, "rule": rule, "candidates": candidates, "problem": problem}
+    context = {
+        "plan": plan,
+        "rule": rule,
+        "candidates": candidates,
+        "problem": problem,
+        "record": rule_record(rule, plan.proposed_by),
+    }
     return render(request, "review/plans/accept_rule.html", context, status=status)
 
 

@@ -216,7 +216,9 @@ def test_an_exact_anchor_needs_no_confirming(plan, editor) -> None:
 def test_accepting_a_rule_decides_each_listed_entry_once(plan, editor) -> None:
     entries = entries_of(plan)
     listed = {entry.pk: entry.version for entry in entries[1:]}
-    decisions = plan_actions.accept_rule(plan, "rule:heading", actor=editor, versions=listed)
+    decisions = plan_actions.accept_rule(
+        plan, "rule:heading", actor=editor, versions=listed, unvalidated_confirmed=True
+    )
     assert len(decisions) == len(listed)
     assert Decision.objects.filter(action="entry.accept").count() == len(listed)
     assert fresh(entries[0]).state == State.PROPOSED
@@ -231,7 +233,9 @@ def test_accepting_a_rule_accepts_nothing_when_a_listed_entry_changed_since(plan
         fresh(entries[-1]), actor=editor, expected_version=fresh(entries[-1]).version
     )
     with pytest.raises(StaleVersion):
-        plan_actions.accept_rule(plan, "rule:heading", actor=editor, versions=listed)
+        plan_actions.accept_rule(
+            plan, "rule:heading", actor=editor, versions=listed, unvalidated_confirmed=True
+        )
     assert Decision.objects.count() == 2
     assert {fresh(entry).state for entry in entries} == {State.PROPOSED}
 

@@ -31,7 +31,8 @@ def test_confirming_accepts_each_listed_entry_with_its_own_decision(client, edit
     client.force_login(editor)
     listed = [f"{entry.pk}:{entry.version}" for entry in entries]
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+        f"/plans/{plan.pk}/accept-rule/",
+        {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
     )
     assert response.status_code == 302
     assert {entry.state for entry in entries_of(plan)} == {"accepted"}
@@ -50,7 +51,8 @@ def test_an_entry_changed_since_the_list_was_shown_refuses_them_all(
     entry_actions.undo_entry(last, actor=other, expected_version=last.version)
     client.force_login(editor)
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+        f"/plans/{plan.pk}/accept-rule/",
+        {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
     )
     assert response.status_code == 409
     assert "otto" in response.content.decode()
@@ -69,7 +71,9 @@ def test_a_listed_entry_someone_else_decided_meanwhile_is_left_and_the_message_s
     )
     client.force_login(editor)
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}, follow=True
+        f"/plans/{plan.pk}/accept-rule/",
+        {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
+        follow=True,
     )
     assert [str(message) for message in response.context["messages"]] == [
         "Accepted 2 entries of rule:heading. Left as someone else decided them meanwhile:"
@@ -84,3 +88,53 @@ def test_a_reader_may_not_accept_by_rule(client, django_user_model) -> None:
     assert client.get(f"/plans/{plan.pk}/accept-rule/?rule=rule:heading").status_code == 403
     response = client.post(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"})
     assert response.status_code == 403
+
+
+# --- the rule's record on the confirmation ------------------------------------------------------
+
+
+def test_the_confirmation_shows_the_rules_record_and_asks_again_when_it_is_not_validated(
+    client, editor
+) -> None:
+    plan = make_plan(3)
+    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    record = body[body.index('id="rule-record"') :]
+    assert "Not validated" in record and "none of its" in record
+    assert 'name="unvalidated" value="1" required' in body
+
+
+def test_an_unvalidated_rule_accepts_nothing_without_the_second_confirmation(
+    client, editor
+) -> None:
+    plan = make_plan(3)
+    listed = [f"{entry.pk}:{entry.version}" for entry in entries_of(plan)]
+
+    response = client.post(
+        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+    )
+
+    assert response.status_code == 422
+    assert "rule:heading is not validated" in response.content.decode()
+    assert not Decision.objects.exists()
+    assert {entry.state for entry in entries_of(plan)} == {"proposed"}
+
+
+def test_a_validated_rule_is_accepted_without_the_second_confirmation(
+    client, editor, settings
+) -> None:
+    settings.INSIGHTS_MIN_DOCUMENTS = 2
+    settings.INSIGHTS_MIN_LOWER_BOUND = 0.5
+    # The rule's record: every entry accepted on two other documents.
+    for title in ("First guide", "Second guide"):
+        decided = make_plan(6, name=f"{title}.md", title=title)
+        Entry.objects.filter(plan=decided).update(state=Entry.State.ACCEPTED)
+    plan = make_plan(3)
+    listed = [f"{entry.pk}:{entry.version}" for entry in entries_of(plan)]
+
+    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    assert "✓ validated" in body and 'name="unvalidated"' not in body
+    response = client.post(
+        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+    )
+    assert response.status_code == 302
+    assert {entry.state for entry in entries_of(plan)} == {"accepted"}

@@ -1,0 +1,226 @@
+"""How the insights page grows with the data: the page and GET /api/insights at a small
+size and at a large one (default: 100,000 entries, 20,000 cases and answers, 200,000 log
+rows; `--full`: 600,000 entries, 200,000 cases and answers, 1,000,000 log rows), as server
+time through Django's test client beside a bare view, with the queries each takes.
+
+SQLite (in memory) by default; PostgreSQL when DATABASE_URL is set, in a throwaway database
+of its own. Prints a table; never passes or fails on speed.
+
+    .venv/bin/python benchmarks/bench_insights.py [--full]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "review.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.http import HttpResponse  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    override_settings,
+    setup_test_environment,
+)
+from django.urls import include, path  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from review.models import Answer, Case, Decision, Document, Entry, Plan  # noqa: E402
+
+FULL = "--full" in sys.argv
+SMALL = {"entries": 1_000, "cases": 500, "answers": 500, "log": 10_000}
+LARGE = (
+    {"entries": 600_000, "cases": 200_000, "answers": 200_000, "log": 1_000_000}
+    if FULL
+    else {"entries": 100_000, "cases": 20_000, "answers": 20_000, "log": 200_000}
+)
+ENTRIES_PER_PLAN = 300
+RULES = [f"rule:{name}" for name in ("heading", "numbered", "underlined", "preamble", "size")]
+REASONS = ["", "uncited_claims", "hallucinated_evidence_ids", "cited_non_success_evidence"]
+RUNS = 15
+BATCH = 5_000
+random.seed(7)
+
+
+def bare(request):
+    return HttpResponse("ok")
+
+
+urlpatterns = [path("__bare__/", bare), path("", include("review.urls"))]
+
+
+def grow(have: dict, want: dict, user: User) -> None:
+    """Add rows until the counts reach `want`."""
+    now = timezone.now()
+    while have["entries"] < want["entries"]:
+        number = Document.objects.count()
+        data = f"document {number}".encode()
+        document = Document.objects.create(
+            name=f"doc-{number}.md",
+            media_type="markdown",
+            data=data,
+            sha256=hashlib.sha256(data).hexdigest(),
+            text="x" * 1000,
+            extractor_id="bench",
+            extractor_version="1",
+        )
+        plan = Plan.objects.create(
+            document=document,
+            source_sha256=document.sha256,
+            extractor_id="bench",
+            extractor_version="1",
+            proposed_by=random.choice(["propose-segments 0.1.0", "propose-segments 0.2.0"]),
+            original_payload="{}",
+        )
+        Entry.objects.bulk_create(
+            [
+                Entry(
+                    plan=plan,
+                    position=position,
+                    path=f"p{position}",
+                    title=f"Section {position}",
+                    span_start=position,
+                    span_end=position + 1,
+                    quote="x",
+                    rules=[random.choice(RULES)],
+                    anchor_status="exact",
+                    state=random.choices(
+                        ["proposed", "accepted", "edited", "merged", "rejected"],
+                        [3, 12, 1, 1, 2],
+                    )[0],
+                    decided_at=now - dt.timedelta(days=random.randrange(84)),
+                )
+                for position in range(ENTRIES_PER_PLAN)
+            ],
+            batch_size=BATCH,
+        )
+        have["entries"] += ENTRIES_PER_PLAN
+    cases = []
+    for number in range(have["cases"], want["cases"]):
+        reason = random.choice(REASONS)
+        cases.append(
+            Case(
+                case_id=f"c-{number}",
+                content_text="text",
+                rationale_text="rationale",
+                flagged=bool(reason),
+                validator_reason=reason,
+                source_sha256=str(number),
+                verdict=random.choice(["proposed", "upheld", "overturned", "needs_rewrite"]),
+                decided_at=now - dt.timedelta(days=random.randrange(84)),
+                model=random.choice(["model-a", "model-b"]),
+            )
+        )
+    Case.objects.bulk_create(cases, batch_size=BATCH)
+    answers = []
+    for number in range(have["answers"], want["answers"]):
+        kinds = {kind: random.random() < 0.2 for kind in ("renumbered", "dropped", "backfilled")}
+        answers.append(
+            Answer(
+                answer_id=f"a-{number}",
+                question="q",
+                raw_text="t",
+                body="t",
+                changed=any(kinds.values()),
+                source_sha256=str(number),
+                state=random.choice(["proposed", "published", "withdrawn"]),
+                **{f"change_{kind}": value for kind, value in kinds.items()},
+            )
+        )
+    Answer.objects.bulk_create(answers, batch_size=BATCH)
+    for start in range(have["log"], want["log"], BATCH):
+        Decision.objects.bulk_create(
+            Decision(
+                actor=user,
+                actor_name=user.username,
+                action="entry.accept",
+                object_type="entry",
+                object_id=str(number),
+                at=now - dt.timedelta(minutes=number),
+            )
+            for number in range(start, min(start + BATCH, want["log"]))
+        )
+    have.update(want)
+
+
+def measure(client: Client, url: str) -> tuple[float, float, int]:
+    """The first request after the cache was emptied (counting), then the median of the rest
+    (the figures cached until something changes), and the queries of a counting request."""
+    cache.clear()
+    begun = time.perf_counter()
+    assert client.get(url).status_code == 200, url
+    cold = (time.perf_counter() - begun) * 1000
+    times = []
+    for _ in range(RUNS):
+        begun = time.perf_counter()
+        client.get(url)
+        times.append(time.perf_counter() - begun)
+    cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return cold, statistics.median(times) * 1000, len(queries.captured_queries)
+
+
+def run() -> int:
+    user = User.objects.create_user("bench")
+    user.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    client = Client()
+    client.force_login(user)
+    have = {"entries": 0, "cases": 0, "answers": 0, "log": 0}
+    urls = [
+        ("bare view", "/__bare__/"),
+        ("/insights/", "/insights/"),
+        ("/insights/?rule=rule:heading", "/insights/?rule=rule:heading"),
+    ]
+    figures = {}
+    for size, want in (("small", SMALL), ("large", LARGE)):
+        begun = time.perf_counter()
+        grow(have, want, user)
+        made = time.perf_counter() - begun
+        print(f"{size}: {want} made in {made:.0f} s", flush=True)
+        figures[size] = [measure(client, url) for _, url in urls]
+    print(f"database: {connection.vendor}; median of {RUNS} requests")
+    header = f"{'request':<32} {'small ms':>9} {'large ms':>9} {'large/small':>12} {'queries':>8}"
+    print(header)
+    print("-" * len(header))
+    for index, (label, _) in enumerate(urls):
+        (small, small_queries), (large, large_queries) = (
+            figures["small"][index],
+            figures["large"][index],
+        )
+        queries = f"{small_queries}→{large_queries}"
+        print(f"{label:<32} {small:>9.1f} {large:>9.1f} {large / small:>12.1f} {queries:>8}")
+    return 0
+
+
+def main() -> int:
+    setup_test_environment()
+    if connection.vendor != "sqlite":
+        # A database of our own, so a test run on the same server is never touched.
+        connection.settings_dict.setdefault("TEST", {})["NAME"] = f"bench_insights_{os.getpid()}"
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        with override_settings(ROOT_URLCONF=__name__):
+            return run()
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
