@@ -158,11 +158,18 @@ _FULL_STOP_INSIDE = re.compile(r"[a-z)][.;!?]\s+[A-Za-z]")
 _AUTHOR_INITIALS = re.compile(r"\b[A-Z]\.\s*,|,\s*[A-Z]\.\s|\bet al\b|\(\d{4}[a-z]?\)")
 _WEB_ADDRESS = re.compile(r"://|www\.|@\w")
 _REFERENCES_LINE = re.compile(
-    r"[ \t]*(?:(\d{1,3})\.?[ \t]+)?(references|bibliography|works cited|literature cited|"
-    r"literatur|referanser|litteratur|kilder)[ \t]*",
+    r"[ \t]*(?:(?:appendix[ \t]+)?(?:\d{1,3}|[A-Z])[.:]?[ \t]+)?"
+    r"(references|bibliography|works cited|literature cited|literatur|referanser|litteratur|kilder)"
+    r"[ \t]*",
     re.IGNORECASE,
 )
 MIN_SENTENCE_WORDS_WITH_COMMA = 8
+MAX_TITLE_WITH_FULL_STOP = 5
+# A title does not end on these; a line that does is a sentence wrapped onto the next.
+_NEVER_LAST_WORDS = frozenset(
+    {"to", "the", "a", "an", "of", "and", "or", "for", "with", "by", "from", "that", "as"}
+    | {"at", "is", "are", "which", "than", "og", "i", "til", "av", "som", "med", "en", "et"}
+)
 MIN_RUN_ON_CHARS = 45
 
 
@@ -208,13 +215,18 @@ def _reads_as_prose(words: str, line: str, following: str) -> bool:
     """A numbered line that is a sentence, a list item or a reference, not a title."""
     count = len(words.split())
     letters = sum(char.isalpha() for char in words)
+    # "0. Definitions." over a blank line is a licence's section title, not a list item.
+    short_title = (
+        words.endswith(".") and count <= MAX_TITLE_WITH_FULL_STOP and not following.strip()
+    )
     return (
         not words[0].isupper()
-        or words[-1] in ".,;:"
+        or (words[-1] in ".,;:" and not short_title)
+        or words.split()[-1].casefold() in _NEVER_LAST_WORDS
         or count > MAX_NUMBERED_HEADING_WORDS
         or letters * 2 < len(words.replace(" ", ""))
         or max((len(word) for word in re.findall(r"[^\W\d_]+", words)), default=0) < 3
-        or _FULL_STOP_INSIDE.search(words) is not None
+        or _FULL_STOP_INSIDE.search(words.rstrip(".")) is not None
         or _AUTHOR_INITIALS.search(words) is not None
         or _WEB_ADDRESS.search(words) is not None
         or ("," in words and count >= MIN_SENTENCE_WORDS_WITH_COMMA)
@@ -334,7 +346,8 @@ def is_references_title(title: str) -> bool:
 
 # --- PDFs: page furniture and the outline ---------------------------------------------
 
-_EDGE_NUMBER = re.compile(r"^\d+\s*|\s*\d+$")
+# A page number set off by a space at either end of a line ("10 JEAN BOURGAIN, …").
+_EDGE_NUMBER = re.compile(r"^\d+\s+|\s+\d+$")
 
 
 def _furniture_key(line: str) -> str:
@@ -358,9 +371,11 @@ def is_furniture(line: str, furniture: frozenset[str]) -> bool:
 
 def _outline_key(title: str) -> str:
     """Letters and digits only, without a leading section number: how a bookmark and its
-    line are compared ("2.1 Deﬁnitions" and "Definitions" are the same title)."""
+    line are compared ("2.1 Deﬁnitions" and "Definitions" are the same title, and so are
+    "Appendix A Legalisms" and "A Legalisms")."""
     plain = unicodedata.normalize("NFKC", title).casefold()
-    plain = re.sub(r"^\s*(?:[0-9]+(?:\.[0-9]+)*|[ivxlc]+|[a-z])\.?\s+", "", plain)
+    plain = re.sub(r"^\s*(?:appendix|chapter|part|section)\b", "", plain)
+    plain = re.sub(r"^\s*(?:[0-9]+(?:\.[0-9]+)*|[ivxlc]+|[a-z])[.:]?\s+", "", plain)
     return re.sub(r"[\W_]+", "", plain)
 
 
@@ -371,10 +386,9 @@ def outline_headings(
     if len(outline) < 2:
         return []
     page_starts = _page_starts(pages)
-    rows = [
-        row for row in lines(text) if row[2].strip() and _furniture_key(row[2]) not in furniture
-    ]
+    rows = [row for row in lines(text) if row[2].strip()]
     row_starts = [row[0] for row in rows]
+    is_furniture = [_furniture_key(row[2]) in furniture for row in rows]
     found: list[Heading] = []
     cursor = 0
     for item in outline:
@@ -389,13 +403,19 @@ def outline_headings(
             last = bisect_right(row_starts, page_end - 1)
         else:
             last = len(rows)
-        place = _find_title(rows, first, last, key)
+        # A running header repeats the title; the heading itself is the line that is not
+        # furniture, unless the page has no other (a chapter's opening page).
+        place = _find_title(rows, first, last, key, is_furniture) or _find_title(
+            rows, first, last, key, [False] * len(rows)
+        )
         if place is None:
             continue
-        index, span_rows = place
+        index, span_rows, glued = place
         start, _, _ = rows[index]
         end = rows[index + span_rows - 1][1]
         title = " ".join(row[2].strip() for row in rows[index : index + span_rows])
+        # A page or line number glued to the title is not part of it.
+        title = title[: len(title) - len(glued)].rstrip()
         rules = (RULE_REFERENCES,) if is_references_title(title) else (RULE_PDF_OUTLINE,)
         found.append(Heading(start, end, item.level, title, rules))
         cursor = index + span_rows
@@ -405,18 +425,34 @@ def outline_headings(
 
 
 def _find_title(
-    rows: Sequence[tuple[int, int, str]], first: int, last: int, key: str
-) -> tuple[int, int] | None:
+    rows: Sequence[tuple[int, int, str]],
+    first: int,
+    last: int,
+    key: str,
+    skip: Sequence[bool],
+) -> tuple[int, int, str] | None:
     """The first line (or pair of lines, for a wrapped title) from `first` whose letters
-    are the bookmark's."""
+    are the bookmark's, perhaps with a number glued on: (index, lines, the glued digits)."""
     for index in range(first, min(last, len(rows))):
+        if skip[index]:
+            continue
         line_key = _outline_key(rows[index][2])
-        if line_key == key:
-            return index, 1
-        wrapped = line_key and key.startswith(line_key) and index + 1 < len(rows)
-        if wrapped and _outline_key(rows[index][2] + " " + rows[index + 1][2]) == key:
-            return index, 2
+        glued = _glued_digits(line_key, key)
+        if glued is not None:
+            return index, 1, glued
+        if line_key and key.startswith(line_key) and index + 1 < len(rows):
+            glued = _glued_digits(_outline_key(rows[index][2] + " " + rows[index + 1][2]), key)
+            if glued is not None:
+                return index, 2, glued
     return None
+
+
+def _glued_digits(line_key: str, key: str) -> str | None:
+    """ "" when the line is the title, the digits when it is the title and a number, else None."""
+    if not line_key.startswith(key):
+        return None
+    rest = line_key[len(key) :]
+    return rest if rest == "" or (rest.isdigit() and len(rest) <= 4) else None
 
 
 def _page_starts(pages: Sequence[str], separator: int = 2) -> list[int]:

@@ -1,0 +1,202 @@
+"""What the proposer proposes on real documents: the corpus in benchmarks/corpus/proposer
+(papers and manuals as PDF, PEPs, man pages, licences, Markdown books and blog posts).
+
+Per document: the entries, the share of the text in the largest entry, the share of the
+text that some entry covers, and how many proposed headings an independent check calls
+page furniture, contents lines or reference-list items. The check never asks the proposer:
+it re-reads the PDF page by page and counts how often a heading's line recurs at the top or
+bottom of the pages, matches contents lines with a pattern of its own, and looks for a
+"References" line above the heading. Figures only; nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from grounding.extract import PAGE_BREAK, extract_pages
+from grounding.propose import NothingToPropose, propose_plan
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "proposer"
+KINDS = {".pdf": "pdf", ".txt": "text", ".md": "markdown"}
+# A document with at least this many entries proposed from headings "has real headings".
+HEADED = 3
+QUARTER = 0.25
+# Lines this close to a page's top or bottom are where running headers and footers live.
+EDGE_LINES = 3
+MIN_FURNITURE_PAGES = 3
+
+_LEADING_NUMBER = re.compile(r"^\d+ ")
+_TRAILING_NUMBER = re.compile(r" \d+$")
+# How a reference-list item begins: "[12]", "3.", "Afek, Y.".
+_REFERENCE_ITEM = re.compile(r"\s*(?:\[\w+\]|\d+\.?\s|[A-Z][\w'’-]+,\s+[A-Z]\.)")
+_SPACE = re.compile(r"\s+")
+_LEADERS = re.compile(r"(?:\.\s*){4,}|…|_{4,}")
+# A line ending in a page number after words: "3. Overview of proof of main theorem 11".
+# Words that a number naturally follows in a real heading are excepted.
+_TRAILING_PAGE = re.compile(
+    r"[A-Za-z][A-Za-z)\]:,'’]*\s+(?<!chapter )(?<!part )(?<!appendix )(?<!section )"
+    r"(?<!version )(?<!step )(?<!level )(?<!phase )(?<!python )(?<!pep )\d{1,4}\s*$",
+    re.IGNORECASE,
+)
+_REFERENCES = re.compile(
+    r"\s*(?:\d+\.?\s+|[A-Z]\.?\s+)?(?:references|bibliography|works cited|literature|"
+    r"literatur|referanser|further reading)\s*",
+    re.IGNORECASE,
+)
+# What may follow a reference list and is a real heading again.
+_BACK_MATTER = re.compile(
+    r"\s*(?:\d+\.?\s+)?(?:appendix|appendices|index|acknowledge?ments?|[A-H](?:\.\d+)*\.?\s+[A-Z][a-z])",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the independent check says about one document's plan."""
+
+    entries: int
+    largest: float  # share of the text in the largest entry
+    covered: float  # share of the text in some entry
+    headed: bool  # proposed at least HEADED entries from headings
+    furniture: tuple[str, ...]
+    contents: tuple[str, ...]
+    references: tuple[str, ...]
+
+    @property
+    def wrong(self) -> int:
+        return len(self.furniture) + len(self.contents) + len(self.references)
+
+
+def documents() -> list[Path]:
+    return sorted(path for path in CORPUS.glob("*/*") if path.suffix in KINDS)
+
+
+def _normal(line: str) -> str:
+    """The line without its page number: a leading number if it has one, else a trailing
+    one ("10 JEAN BOURGAIN" and "12 JEAN BOURGAIN" are one header, "3 Usage" is not "6 3
+    Usage")."""
+    line = _SPACE.sub(" ", line).strip().casefold()
+    without = _LEADING_NUMBER.sub("", line, count=1)
+    return without if without != line else _TRAILING_NUMBER.sub("", line, count=1)
+
+
+def page_edges(pages: list[str]) -> Counter:
+    """How many pages carry each line (without its page number) among their first or last
+    lines."""
+    seen: Counter = Counter()
+    for page in pages:
+        lines = [line for line in page.splitlines() if line.strip()]
+        edges = lines[:EDGE_LINES] + lines[-EDGE_LINES:]
+        seen.update({_normal(line) for line in edges if _normal(line)})
+    return seen
+
+
+def first_line(text: str, start: int) -> str:
+    end = text.find("\n", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def references_start(text: str) -> int:
+    """Where the last "References" line ends, or -1: what follows is a reference list."""
+    found = -1
+    for match in re.finditer(r"^.*$", text, re.MULTILINE):
+        if _REFERENCES.fullmatch(match.group()):
+            found = match.end()
+    return found
+
+
+def judge(name: str, data: bytes) -> Verdict:
+    pages = extract_pages(name, data)
+    text = PAGE_BREAK.join(pages)
+    try:
+        entries = propose_plan(name, data)["entries"]
+    except NothingToPropose:
+        return Verdict(0, 1.0, 0.0, False, (), (), ())
+    edges = page_edges(pages) if len(pages) > 1 else Counter()
+    references = references_start(text)
+    back_matter = len(text)
+    if references >= 0:
+        later = (
+            match.start()
+            for match in re.finditer(r"^.*$", text[references:], re.MULTILINE)
+            if _BACK_MATTER.match(match.group()) and len(match.group()) < 60
+        )
+        back_matter = references + next(later, len(text) - references)
+    furniture, contents, cited = [], [], []
+    headed = 0
+    for entry in entries:
+        start, _ = entry["span"]
+        rules = entry["derived"][1:]
+        if rules == ["rule:preamble"] or "rule:size-split" in rules and start == 0:
+            continue
+        headed += 1
+        line = first_line(text, start)
+        title = entry["title"]
+        if edges[_normal(line)] >= MIN_FURNITURE_PAGES:
+            furniture.append(title)
+        elif _LEADERS.search(line) or _TRAILING_PAGE.search(title):
+            contents.append(title)
+        elif 0 <= references <= start < back_matter and _REFERENCE_ITEM.match(line):
+            cited.append(title)
+    spans = [entry["span"][1] - entry["span"][0] for entry in entries]
+    length = max(len(text), 1)
+    return Verdict(
+        len(entries),
+        max(spans) / length,
+        sum(spans) / length,
+        headed >= HEADED,
+        tuple(furniture),
+        tuple(contents),
+        tuple(cited),
+    )
+
+
+def main(argv: list[str]) -> None:
+    # pypdf warns on every odd font dictionary; the figures are what matter here.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    verbose = "-v" in argv
+    paths = documents()
+    print(f"propose_plan over {len(paths)} real documents in {CORPUS.name}/ (no cap)")
+    print(
+        f"{'document':<42} {'kind':<8} {'entries':>7} {'largest':>8} {'covered':>8} "
+        f"{'furniture':>9} {'contents':>8} {'refs':>5}"
+    )
+    verdicts: dict[str, list[Verdict]] = {}
+    for path in paths:
+        kind = KINDS[path.suffix]
+        verdict = judge(path.name, path.read_bytes())
+        verdicts.setdefault(kind, []).append(verdict)
+        print(
+            f"{path.name[:42]:<42} {kind:<8} {verdict.entries:>7} {verdict.largest:>8.0%} "
+            f"{verdict.covered:>8.0%} {len(verdict.furniture):>9} {len(verdict.contents):>8} "
+            f"{len(verdict.references):>5}"
+        )
+        if verbose:
+            for label in ("furniture", "contents", "references"):
+                for title in getattr(verdict, label):
+                    print(f"    {label}: {title[:90]!r}")
+    print()
+    print(
+        f"{'kind':<8} {'documents':>9} {'nothing':>7} {'entries':>7} {'wrong headings':>14} "
+        f"{'headed docs with an entry > 25 %':>33} {'mean covered':>12}"
+    )
+    for kind, found in verdicts.items():
+        proposed = [verdict for verdict in found if verdict.entries]
+        oversized = sum(verdict.headed and verdict.largest > QUARTER for verdict in found)
+        headed = sum(verdict.headed for verdict in found)
+        covered = sum(verdict.covered for verdict in proposed) / max(len(proposed), 1)
+        print(
+            f"{kind:<8} {len(found):>9} {len(found) - len(proposed):>7} "
+            f"{sum(verdict.entries for verdict in found):>7} "
+            f"{sum(verdict.wrong for verdict in found):>14} "
+            f"{f'{oversized} of {headed}':>33} {covered:>12.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
