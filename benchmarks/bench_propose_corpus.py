@@ -3,10 +3,12 @@
 
 Per document: the entries, the share of the text in the largest entry, the share of the
 text that some entry covers, and how many proposed headings an independent check calls
-page furniture, contents lines or reference-list items. The check never asks the proposer:
-it re-reads the PDF page by page and counts how often a heading's line recurs at the top or
-bottom of the pages, matches contents lines with a pattern of its own, and looks for a
-"References" line above the heading. Figures only; nothing here passes or fails.
+page furniture, contents lines or reference-list items. The check uses none of the
+proposer's gates: it counts on how many pages a heading's line (less its page number) recurs
+among the first or last three lines, when an earlier line already said it; it matches
+contents lines with patterns of its own (leaders, a trailing page number); and it calls a
+heading a reference when it starts like a list item below a "References" line and above any
+appendix or index. Figures only; nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -110,14 +112,22 @@ def references_start(text: str) -> int:
     return found
 
 
-def judge(name: str, data: bytes) -> Verdict:
-    pages = extract_pages(name, data)
-    text = PAGE_BREAK.join(pages)
+def propose_and_judge(path: Path) -> Verdict:
+    data = path.read_bytes()
     try:
-        entries = propose_plan(name, data)["entries"]
+        entries = propose_plan(path.name, data)["entries"]
     except NothingToPropose:
         return Verdict(0, 1.0, 0.0, False, (), (), ())
+    return judge(extract_pages(path.name, data), entries)
+
+
+def judge(pages: list[str], entries: list[dict]) -> Verdict:
+    """The check of one plan's entries against the text they were proposed on, page by page."""
+    text = PAGE_BREAK.join(pages)
     edges = page_edges(pages) if len(pages) > 1 else Counter()
+    first_seen: dict[str, int] = {}
+    for match in re.finditer(r"^.*$", text, re.MULTILINE):
+        first_seen.setdefault(_normal(match.group()), match.start())
     references = references_start(text)
     back_matter = len(text)
     if references >= 0:
@@ -137,7 +147,9 @@ def judge(name: str, data: bytes) -> Verdict:
         headed += 1
         line = first_line(text, start)
         title = entry["title"]
-        if edges[_normal(line)] >= MIN_FURNITURE_PAGES:
+        # A header repeats something said before it; the first line is what it repeats.
+        key = _normal(line)
+        if edges[key] >= MIN_FURNITURE_PAGES and first_seen[key] < start:
             furniture.append(title)
         elif _LEADERS.search(line) or _TRAILING_PAGE.search(title):
             contents.append(title)
@@ -169,7 +181,7 @@ def main(argv: list[str]) -> None:
     verdicts: dict[str, list[Verdict]] = {}
     for path in paths:
         kind = KINDS[path.suffix]
-        verdict = judge(path.name, path.read_bytes())
+        verdict = propose_and_judge(path)
         verdicts.setdefault(kind, []).append(verdict)
         print(
             f"{path.name[:42]:<42} {kind:<8} {verdict.entries:>7} {verdict.largest:>8.0%} "

@@ -388,7 +388,16 @@ def outline_headings(
     page_starts = _page_starts(pages)
     rows = [row for row in lines(text) if row[2].strip()]
     row_starts = [row[0] for row in rows]
-    is_furniture = [_furniture_key(row[2]) in furniture for row in rows]
+    keys = [_furniture_key(row[2]) for row in rows]
+    is_furniture = [key in furniture for key in keys]
+    first_of_key: dict[str, int] = {}
+    for index, key in enumerate(keys):
+        first_of_key.setdefault(key, index)
+    # A header repeats what came before it; its first line is the heading it repeats.
+    is_repeat = [
+        furniture_line and first_of_key[keys[index]] != index
+        for index, furniture_line in enumerate(is_furniture)
+    ]
     found: list[Heading] = []
     cursor = 0
     for item in outline:
@@ -404,9 +413,9 @@ def outline_headings(
         else:
             last = len(rows)
         # A running header repeats the title; the heading itself is the line that is not
-        # furniture, unless the page has no other (a chapter's opening page).
+        # furniture, or else the first of them (a chapter's opening page, a slide's title).
         place = _find_title(rows, first, last, key, is_furniture) or _find_title(
-            rows, first, last, key, [False] * len(rows)
+            rows, first, last, key, is_repeat
         )
         if place is None:
             continue
