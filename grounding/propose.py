@@ -3,11 +3,18 @@
 It proposes; a person adjudicates. Every entry it writes is marked PROPOSED and names the
 rule that made it, and nothing here can mark an entry decided.
 
-Rules:
+Rules (every entry names the ones that made it, so acceptance can be counted per rule):
 - rule:heading: a Markdown heading (ATX "## Title" or setext "Title" over "===" / "---"),
   outside fenced code and front matter;
-- rule:numbered-heading: in plain text and PDF text, a short line that starts with a
-  section number ("3.1 Brannkonsept"), its depth given by the number;
+- rule:underlined-heading, rule:capitals-heading, rule:numbered-heading: in plain text, a
+  title over a line of "=", "-", "~" ... (reStructuredText, PEPs); else man-page section
+  names in capitals; else short lines that start with a section number ("3.1
+  Brannkonsept"), their depth given by the number (grounding.headings has their gates);
+- rule:pdf-outline: in a PDF, its bookmarks where they match the text, else its numbered
+  lines; rule:references: a "References" or "Bibliography" line, whose list is one entry;
+- rule:preamble: the text before the first entry, when it holds words;
+- rule:clean-title: the title was cleaned of markup, control characters, ligatures or a
+  trailing page number (it is named beside the rule that found the heading);
 - rule:size-split (with --max-segment-chars): a span longer than the cap is cut at the last
   paragraph boundary at or before the cap, else hard at the cap; parts tile the span and
   keep their origin's rule. A document in which no heading proposes anything counts as one
@@ -18,12 +25,11 @@ no segment; a heading with no body (only blank lines or gated headings before th
 heading) proposes nothing, though it still names the level its sub-headings live under.
 
 An entry runs from its heading line to the next entry's start (the last one to the end of
-the text), so entries tile everything from the first entry on; the text before it is
-covered by none. Body-less headings directly above an entry that are its ancestors open
-that entry (a chapter heading belongs to its first section, not to the previous one's end);
-gated headings stay in the entry they stand in. Paths are hierarchical lower-case slugs;
-æ, ø and å are written ae, oe and aa (the Norwegian convention for plain ASCII, the one
-"Roemning" and "Baereevne" use).
+the text), so entries and the preamble tile the whole text. Body-less headings directly
+above an entry that are its ancestors open that entry (a chapter heading belongs to its
+first section, not to the previous one's end); gated headings stay in the entry they stand
+in. Paths are hierarchical lower-case slugs; æ, ø and å are written ae, oe and aa (the
+Norwegian convention for plain ASCII, the one "Roemning" and "Baereevne" use).
 """
 
 from __future__ import annotations
