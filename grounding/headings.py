@@ -298,17 +298,19 @@ def _follows(previous: tuple[int, ...], number: tuple[int, ...], *, restart: boo
     """Can `number` come next after `previous` in an outline?
 
     The next sibling at some depth (one may be skipped, extraction loses lines), the first
-    child one level down, or, with restart, a new numbering from 0 or 1 (an appended
-    licence, a second part).
+    child one level down, the first child of a parent that was lost ("2.2" then "3.1"),
+    or, with restart, a new numbering from 0 or 1 (an appended licence, a second part).
     """
     if restart and number in ((0,), (1,)):
         return True
     if len(number) == len(previous) + 1 and number[:-1] == previous:
         return number[-1] in (0, 1, 2)
     depth = len(number) - 1
-    if depth >= len(previous) or number[:depth] != previous[:depth]:
-        return False
-    return previous[depth] < number[depth] <= previous[depth] + 2
+    sibling = depth < len(previous) and number[:depth] == previous[:depth]
+    if sibling and previous[depth] < number[depth] <= previous[depth] + 2:
+        return True
+    lost_parent = len(number) > 1 and number[-1] in (0, 1, 2)
+    return lost_parent and _follows(previous, number[:-1], restart=restart)
 
 
 def _longest_sequence(candidates: Sequence[_Numbered]) -> list[_Numbered]:

@@ -172,6 +172,12 @@ def test_numbered_lines_that_read_as_contents_prose_or_references_are_not_headin
     assert titles(text) == ["1 Introduction", "2 Method"]
 
 
+def test_sections_whose_chapter_line_was_lost_still_follow_the_ones_before() -> None:
+    numbers = ("1 Introduction", "2.1 Program", "2.2 Formats", "3.1 Modes", "3.2 Tracing")
+    text = "".join(f"{title}\n{PROSE}\n" for title in (*numbers, "3.3 Registers"))
+    assert titles(text) == [*numbers, "3.3 Registers"]
+
+
 def test_a_contents_block_with_glued_page_numbers_proposes_nothing_from_its_lines() -> None:
     contents = "1.1 Availability18\n1.2 Introductory code23\n1.3 Options4\n"
     text = f"{contents}\n1.1 Availability\n{PROSE}\n1.2 Introductory code\n{MORE}\n"
