@@ -13,8 +13,9 @@ Gates, which keep a line from being a heading at all:
 - page furniture: a line that recurs at the top or bottom of several pages (running headers,
   footers), whatever numbers it carries;
 - contents lines: dot leaders, or a trailing page number, spaced or glued to the last word;
-- sentences: a numbered line that reads as prose (ends in punctuation, holds a full stop,
-  an author's initials, a web address, runs on in lower case, or is long and comma-split);
+- sentences: a numbered line that reads as prose (ends in punctuation or a preposition,
+  holds a full stop, an author's initials, a web address, code or an affiliation, runs on
+  in lower case, or is long and comma-split);
 - out of sequence: numbered headings keep only the longest run whose numbers follow one
   another ("161 Million Links" after "2.3" is a sentence that starts with a number);
 - too few letters: "0 B + 0 B +" is an equation.
@@ -157,6 +158,13 @@ _NUMBERED_NOUNS = frozenset(
 _FULL_STOP_INSIDE = re.compile(r"[a-z)][.;!?]\s+[A-Za-z]")
 _AUTHOR_INITIALS = re.compile(r"\b[A-Z]\.\s*,|,\s*[A-Z]\.\s|\bet al\b|\(\d{4}[a-z]?\)")
 _WEB_ADDRESS = re.compile(r"://|www\.|@\w")
+# Braces, semicolons and assignments are code; a numbered line with them is a listing's line.
+_CODE = re.compile(r"[{};=]")
+# "1 Department of Physics, University of Oslo" is a footnote to the authors' names.
+_AFFILIATION = re.compile(
+    r"\b(?:universit|institut|department|laborator|college|school of|faculty|academy)",
+    re.IGNORECASE,
+)
 _REFERENCES_LINE = re.compile(
     r"[ \t]*(?:(?:appendix[ \t]+)?(?:\d{1,3}|[A-Z])[.:]?[ \t]+)?"
     r"(references|bibliography|works cited|literature cited|literatur|referanser|litteratur|kilder)"
@@ -229,6 +237,8 @@ def _reads_as_prose(words: str, line: str, following: str) -> bool:
         or _FULL_STOP_INSIDE.search(words.rstrip(".")) is not None
         or _AUTHOR_INITIALS.search(words) is not None
         or _WEB_ADDRESS.search(words) is not None
+        or _CODE.search(words) is not None
+        or ("," in words and _AFFILIATION.search(words) is not None)
         or ("," in words and count >= MIN_SENTENCE_WORDS_WITH_COMMA)
         # A long line that runs on in lower case is a wrapped sentence.
         or (len(line) >= MIN_RUN_ON_CHARS and following[:1].islower())

@@ -163,6 +163,8 @@ def test_one_line_in_capitals_is_a_shout_not_a_section() -> None:
         "0 B + 0 B +",  # an equation
         "3 This requirement modifies the requirement in section 4 to",  # a wrapped sentence
         "2 Call the set-up function with the program name; the third",
+        "1 Department of Computer Science, University of Oslo",  # an affiliation
+        "12 Count = Count + 1;",  # a line of a numbered code listing
     ],
 )
 def test_numbered_lines_that_read_as_contents_prose_or_references_are_not_headings(
