@@ -4,6 +4,8 @@ Finders (each heading names the rule that found it):
 - rule:underlined-heading: a title over a line of one repeated punctuation character, with
   an optional overline of the same (reStructuredText, AsciiDoc, plain-text READMEs);
 - rule:capitals-heading: a line in capitals at the margin over indented text (man pages);
+- rule:man-subsection: under those, a short line indented less than the text below it
+  (a man page's .SS subsection, "   Matching Control");
 - rule:numbered-heading: a short line that starts with a section number ("3.1 Brannkonsept");
 - rule:pdf-outline: a PDF bookmark whose title is a line of the text, on the page it points at;
 - rule:references: a "References" or "Bibliography" line; the reference list under it is one
@@ -34,6 +36,7 @@ from grounding.pdf_outline import OutlineItem
 
 RULE_UNDERLINED_HEADING = "rule:underlined-heading"
 RULE_CAPITALS_HEADING = "rule:capitals-heading"
+RULE_MAN_SUBSECTION = "rule:man-subsection"
 RULE_NUMBERED_HEADING = "rule:numbered-heading"
 RULE_PDF_OUTLINE = "rule:pdf-outline"
 RULE_REFERENCES = "rule:references"
@@ -42,6 +45,9 @@ MAX_NUMBERED_HEADING_CHARS = 100
 MAX_NUMBERED_HEADING_WORDS = 12
 MAX_UNDERLINED_TITLE_CHARS = 120
 MAX_CAPITALS_HEADING_CHARS = 60
+MAX_MAN_SUBSECTION_WORDS = 8
+# man indents a subsection by three columns and its text by seven; a deeper line is an item.
+MAX_MAN_SUBSECTION_INDENT = 4
 # A section number seen this often is a table column or a list, not an outline.
 MAX_NUMBER_REPEATS = 2
 # How far back a numbered heading looks for the one it follows; bounds the work per line.
@@ -124,21 +130,35 @@ def _is_underlined_title(title: str, underline: str) -> bool:
 
 
 def capitals_headings(text: str) -> list[Heading]:
-    """Man-page section names: capitals at the margin, blank above, indented text below."""
+    """Man-page section names: capitals at the margin, blank above, indented text below;
+    and their subsections, indented less than their text."""
     rows = list(lines(text))
     found = []
     for index, (start, end, line) in enumerate(rows):
-        if (
-            len(line) > MAX_CAPITALS_HEADING_CHARS
-            or not _CAPITALS.fullmatch(line.rstrip())
-            or sum(char.isalpha() for char in line) < 2
-            or (index > 0 and rows[index - 1][2].strip())
-        ):
+        above = rows[index - 1] if index > 0 else (0, 0, "")
+        # Blank above, or the section name a subsection opens ("OPTIONS" over "   Generic").
+        opens = above[2].strip() == "" or (found and found[-1].start == above[0])
+        if len(line) > MAX_CAPITALS_HEADING_CHARS or not opens:
             continue
         following = next((row[2] for row in rows[index + 1 :] if row[2].strip()), "")
-        if following.startswith((" ", "\t")):
-            found.append(Heading(start, end, 1, line.strip(), (RULE_CAPITALS_HEADING,)))
-    return found if len(found) >= 2 else []
+        if _CAPITALS.fullmatch(line.rstrip()) and sum(char.isalpha() for char in line) >= 2:
+            if following.startswith((" ", "\t")):
+                found.append(Heading(start, end, 1, line.strip(), (RULE_CAPITALS_HEADING,)))
+        elif found and _is_man_subsection(line, following):
+            found.append(Heading(start, end, 2, line.strip(), (RULE_MAN_SUBSECTION,)))
+    return found if sum(heading.level == 1 for heading in found) >= 2 else []
+
+
+def _is_man_subsection(line: str, following: str) -> bool:
+    indent = len(line) - len(line.lstrip(" "))
+    words = line.split()
+    return (
+        0 < indent <= MAX_MAN_SUBSECTION_INDENT
+        and indent < len(following) - len(following.lstrip(" "))
+        and line.lstrip()[:1].isupper()
+        and len(words) <= MAX_MAN_SUBSECTION_WORDS
+        and line.rstrip()[-1] not in ".,;:"
+    )
 
 
 # --- numbered headings and their gates (plain text and PDF text) ------------------------

@@ -8,8 +8,9 @@ Rules (every entry names the ones that made it, so acceptance can be counted per
   outside fenced code and front matter;
 - rule:underlined-heading, rule:capitals-heading, rule:numbered-heading: in plain text, a
   title over a line of "=", "-", "~" ... (reStructuredText, PEPs); else man-page section
-  names in capitals; else short lines that start with a section number ("3.1
-  Brannkonsept"), their depth given by the number (grounding.headings has their gates);
+  names in capitals (and rule:man-subsection, their indented subsections); else short
+  lines that start with a section number ("3.1 Brannkonsept"), their depth given by the
+  number (grounding.headings has their gates);
 - rule:pdf-outline: in a PDF, its bookmarks where they match the text, else its numbered
   lines; rule:references: a "References" or "Bibliography" line, whose list is one entry;
 - rule:preamble: the text before the first entry, when it holds words;
@@ -60,6 +61,7 @@ from grounding.extract import (
 )
 from grounding.headings import (
     RULE_CAPITALS_HEADING,
+    RULE_MAN_SUBSECTION,
     RULE_NUMBERED_HEADING,
     RULE_PDF_OUTLINE,
     RULE_REFERENCES,
@@ -89,6 +91,7 @@ RULE_NAMES = frozenset(
         RULE_HEADING,
         RULE_UNDERLINED_HEADING,
         RULE_CAPITALS_HEADING,
+        RULE_MAN_SUBSECTION,
         RULE_NUMBERED_HEADING,
         RULE_PDF_OUTLINE,
         RULE_REFERENCES,
@@ -103,6 +106,7 @@ __all__ = [
     "RULE_CAPITALS_HEADING",
     "RULE_CLEAN_TITLE",
     "RULE_HEADING",
+    "RULE_MAN_SUBSECTION",
     "RULE_NAMES",
     "RULE_NUMBERED_HEADING",
     "RULE_PDF_OUTLINE",

@@ -13,6 +13,7 @@ from grounding.propose import (
     RULE_CAPITALS_HEADING,
     RULE_CLEAN_TITLE,
     RULE_HEADING,
+    RULE_MAN_SUBSECTION,
     RULE_NUMBERED_HEADING,
     RULE_PDF_OUTLINE,
     RULE_PREAMBLE,
@@ -142,6 +143,34 @@ def test_section_names_in_capitals_over_indented_text_are_headings() -> None:
     found = [entry for entry in entries(MAN_PAGE) if RULE_PREAMBLE not in rules(entry)]
     assert [entry["title"] for entry in found] == ["NAME", "DESCRIPTION", "EXIT STATUS"]
     assert all(rules(entry) == [RULE_CAPITALS_HEADING] for entry in found)
+
+
+def test_a_man_page_subsection_is_a_heading_under_its_section_but_an_item_is_not() -> None:
+    text = f"""NAME
+       check - resolve names
+
+OPTIONS
+   Matching Control
+       -e PATTERNS, --regexp=PATTERNS
+              {PROSE}
+
+   Output Control
+       {MORE}
+
+ENVIRONMENT
+       CHECK_COLORS
+              {PROSE}
+"""
+    found = entries(text)
+    assert [entry["path"] for entry in found] == [
+        "name",
+        "options/matching-control",
+        "options/output-control",
+        "environment",
+    ]
+    assert rules(found[1]) == [RULE_MAN_SUBSECTION]
+    # "OPTIONS" has no text of its own: it opens its first subsection.
+    assert found[1]["span"][0] == text.index("OPTIONS")
 
 
 def test_one_line_in_capitals_is_a_shout_not_a_section() -> None:
