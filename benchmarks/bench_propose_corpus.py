@@ -32,6 +32,9 @@ QUARTER = 0.25
 EDGE_LINES = 3
 MIN_FURNITURE_PAGES = 3
 
+_LINE = re.compile(r"^.*$", re.MULTILINE)
+_NUMBERED_SHAPE = re.compile(r"\s*\d{1,3}(?:\.\d{1,3})*\.?\s+\S")
+MAX_TRAP_CHARS = 100
 _LEADING_NUMBER = re.compile(r"^\d+ ")
 _TRAILING_NUMBER = re.compile(r" \d+$")
 # How a reference-list item begins: "[12]", "3.", "Afek, Y.".
@@ -68,6 +71,7 @@ class Verdict:
     furniture: tuple[str, ...]
     contents: tuple[str, ...]
     references: tuple[str, ...]
+    traps: int  # numbered-looking lines in the text that would be such headings
 
     @property
     def wrong(self) -> int:
@@ -106,7 +110,7 @@ def first_line(text: str, start: int) -> str:
 def references_start(text: str) -> int:
     """Where the last "References" line ends, or -1: what follows is a reference list."""
     found = -1
-    for match in re.finditer(r"^.*$", text, re.MULTILINE):
+    for match in _LINE.finditer(text):
         if _REFERENCES.fullmatch(match.group()):
             found = match.end()
     return found
@@ -114,30 +118,59 @@ def references_start(text: str) -> int:
 
 def propose_and_judge(path: Path) -> Verdict:
     data = path.read_bytes()
+    pages = extract_pages(path.name, data)
     try:
         entries = propose_plan(path.name, data)["entries"]
     except NothingToPropose:
-        return Verdict(0, 1.0, 0.0, False, (), (), ())
-    return judge(extract_pages(path.name, data), entries)
+        entries = []
+    return judge(pages, entries)
+
+
+class _Check:
+    """What the independent check knows about one document's text."""
+
+    def __init__(self, pages: list[str]) -> None:
+        self.text = text = PAGE_BREAK.join(pages)
+        self.edges = page_edges(pages) if len(pages) > 1 else Counter()
+        self.first_seen: dict[str, int] = {}
+        for match in _LINE.finditer(text):
+            self.first_seen.setdefault(_normal(match.group()), match.start())
+        self.references = references_start(text)
+        self.back_matter = len(text)
+        if self.references >= 0:
+            later = (
+                match.start()
+                for match in _LINE.finditer(text[self.references :])
+                if _BACK_MATTER.match(match.group()) and len(match.group()) < 60
+            )
+            self.back_matter = self.references + next(later, len(text) - self.references)
+
+    def fault(self, line: str, start: int, title: str) -> str:
+        """ "furniture", "contents" or "references" for a heading that is one, else ""."""
+        # A header repeats something said before it; the first line is what it repeats.
+        key = _normal(line)
+        if self.edges[key] >= MIN_FURNITURE_PAGES and self.first_seen[key] < start:
+            return "furniture"
+        if _LEADERS.search(line) or _TRAILING_PAGE.search(title):
+            return "contents"
+        if 0 <= self.references <= start < self.back_matter and _REFERENCE_ITEM.match(line):
+            return "references"
+        return ""
+
+    def traps(self) -> int:
+        """Lines shaped like numbered headings that the check would fault: what a proposer
+        that took every numbered line would have got wrong."""
+        return sum(
+            bool(self.fault(match.group(), match.start(), match.group().strip()))
+            for match in _LINE.finditer(self.text)
+            if len(match.group()) <= MAX_TRAP_CHARS and _NUMBERED_SHAPE.match(match.group())
+        )
 
 
 def judge(pages: list[str], entries: list[dict]) -> Verdict:
     """The check of one plan's entries against the text they were proposed on, page by page."""
-    text = PAGE_BREAK.join(pages)
-    edges = page_edges(pages) if len(pages) > 1 else Counter()
-    first_seen: dict[str, int] = {}
-    for match in re.finditer(r"^.*$", text, re.MULTILINE):
-        first_seen.setdefault(_normal(match.group()), match.start())
-    references = references_start(text)
-    back_matter = len(text)
-    if references >= 0:
-        later = (
-            match.start()
-            for match in re.finditer(r"^.*$", text[references:], re.MULTILINE)
-            if _BACK_MATTER.match(match.group()) and len(match.group()) < 60
-        )
-        back_matter = references + next(later, len(text) - references)
-    furniture, contents, cited = [], [], []
+    check = _Check(pages)
+    faults: dict[str, list[str]] = {"furniture": [], "contents": [], "references": []}
     headed = 0
     for entry in entries:
         start, _ = entry["span"]
@@ -145,26 +178,20 @@ def judge(pages: list[str], entries: list[dict]) -> Verdict:
         if rules == ["rule:preamble"] or "rule:size-split" in rules and start == 0:
             continue
         headed += 1
-        line = first_line(text, start)
-        title = entry["title"]
-        # A header repeats something said before it; the first line is what it repeats.
-        key = _normal(line)
-        if edges[key] >= MIN_FURNITURE_PAGES and first_seen[key] < start:
-            furniture.append(title)
-        elif _LEADERS.search(line) or _TRAILING_PAGE.search(title):
-            contents.append(title)
-        elif 0 <= references <= start < back_matter and _REFERENCE_ITEM.match(line):
-            cited.append(title)
-    spans = [entry["span"][1] - entry["span"][0] for entry in entries]
-    length = max(len(text), 1)
+        fault = check.fault(first_line(check.text, start), start, entry["title"])
+        if fault:
+            faults[fault].append(entry["title"])
+    spans = [entry["span"][1] - entry["span"][0] for entry in entries] or [0]
+    length = max(len(check.text), 1)
     return Verdict(
         len(entries),
         max(spans) / length,
         sum(spans) / length,
         headed >= HEADED,
-        tuple(furniture),
-        tuple(contents),
-        tuple(cited),
+        tuple(faults["furniture"]),
+        tuple(faults["contents"]),
+        tuple(faults["references"]),
+        check.traps(),
     )
 
 
@@ -174,19 +201,22 @@ def main(argv: list[str]) -> None:
     verbose = "-v" in argv
     paths = documents()
     print(f"propose_plan over {len(paths)} real documents in {CORPUS.name}/ (no cap)")
+    print("traps: lines shaped like numbered headings that the check calls furniture,")
+    print("contents or references, i.e. what taking every numbered line would get wrong")
     print(
         f"{'document':<42} {'kind':<8} {'entries':>7} {'largest':>8} {'covered':>8} "
-        f"{'furniture':>9} {'contents':>8} {'refs':>5}"
+        f"{'furniture':>9} {'contents':>8} {'refs':>5} {'traps':>6}"
     )
     verdicts: dict[str, list[Verdict]] = {}
     for path in paths:
         kind = KINDS[path.suffix]
         verdict = propose_and_judge(path)
         verdicts.setdefault(kind, []).append(verdict)
+        largest = f"{verdict.largest:.0%}" if verdict.entries else "-"
         print(
-            f"{path.name[:42]:<42} {kind:<8} {verdict.entries:>7} {verdict.largest:>8.0%} "
+            f"{path.name[:42]:<42} {kind:<8} {verdict.entries:>7} {largest:>8} "
             f"{verdict.covered:>8.0%} {len(verdict.furniture):>9} {len(verdict.contents):>8} "
-            f"{len(verdict.references):>5}"
+            f"{len(verdict.references):>5} {verdict.traps:>6}"
         )
         if verbose:
             for label in ("furniture", "contents", "references"):
@@ -195,7 +225,7 @@ def main(argv: list[str]) -> None:
     print()
     print(
         f"{'kind':<8} {'documents':>9} {'nothing':>7} {'entries':>7} {'wrong headings':>14} "
-        f"{'headed docs with an entry > 25 %':>33} {'mean covered':>12}"
+        f"{'of traps':>8} {'headed docs with an entry > 25 %':>33} {'mean covered':>12}"
     )
     for kind, found in verdicts.items():
         proposed = [verdict for verdict in found if verdict.entries]
@@ -206,6 +236,7 @@ def main(argv: list[str]) -> None:
             f"{kind:<8} {len(found):>9} {len(found) - len(proposed):>7} "
             f"{sum(verdict.entries for verdict in found):>7} "
             f"{sum(verdict.wrong for verdict in found):>14} "
+            f"{sum(verdict.traps for verdict in found):>8} "
             f"{f'{oversized} of {headed}':>33} {covered:>12.0%}"
         )
 
