@@ -1,9 +1,10 @@
 """The proposer over the committed corpus of real documents (benchmarks/corpus/proposer).
 
 Every text and Markdown document, and a handful of the PDFs (extracting all of them takes
-most of a minute, which is the benchmark's business): the structural guarantees hold, with
-and without a cap, no proposed heading is one that the benchmark's independent check calls
-page furniture, a contents line or a reference-list item, and no text is left uncovered.
+most of a minute, which is the benchmark's business): the structural guarantees hold (with
+and without a cap for the text documents), no proposed heading is one that the benchmark's
+independent check calls page furniture, a contents line or a reference-list item, and no
+text is left uncovered.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def test_a_real_document_gets_a_sound_plan_with_no_heading_that_is_not_one(path:
     except NothingToPropose:
         return
     check_plan(path.name, payload, text, 0)
-    check_plan(path.name, propose_plan(path.name, data, max_segment_chars=CAP), text, CAP)
+    if path.suffix != ".pdf":  # a PDF's text would be extracted once more; the cap is no PDF's
+        check_plan(path.name, propose_plan(path.name, data, max_segment_chars=CAP), text, CAP)
     verdict = judge(pages, payload["entries"])
     assert verdict.furniture == ()
     assert verdict.contents == ()
@@ -78,16 +80,17 @@ def test_a_real_document_gets_a_sound_plan_with_no_heading_that_is_not_one(path:
     assert len(re.findall(r"[^\W\d_]{2,}", re.sub(r"<[^>]*>", "", text[:first]))) < 3
 
 
-def test_most_of_the_corpus_gets_a_plan() -> None:
+def test_most_of_the_text_documents_get_a_plan() -> None:
     # Without this, a proposer that refused everything would pass the test above.
+    texts = [path for path in corpus() if path.suffix != ".pdf"]
     proposed = 0
-    for path in corpus():
+    for path in texts:
         try:
             propose_plan(path.name, path.read_bytes())
             proposed += 1
         except NothingToPropose:
             pass
-    assert proposed >= len(corpus()) * 0.9
+    assert proposed >= len(texts) * 0.9
 
 
 def test_pep_8_as_text_is_split_at_its_underlined_headings_into_small_entries() -> None:
