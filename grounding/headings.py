@@ -313,11 +313,12 @@ def _outside_reference_lists(
     for candidate in candidates:
         start = candidate.heading.start
         latest = bisect_right(starts, start) - 1
-        if latest >= 0 and starts[latest] > max(entered, closed):
+        # A "References" line above every heading is a line of a contents list.
+        if latest >= 0 and starts[latest] > max(entered, closed) and kept:
             entered = starts[latest]
-            previous = kept[-1].number if kept else ()
+            previous = kept[-1].number
         if entered >= 0 and start > entered:
-            if not previous or not _follows(previous, candidate.number, restart=False):
+            if not _follows(previous, candidate.number, restart=False):
                 continue
             closed, entered = entered, -1
         kept.append(candidate)

@@ -260,6 +260,14 @@ def test_a_heading_that_goes_on_with_the_numbering_ends_the_reference_list() -> 
     assert rules(appendix) == [RULE_NUMBERED_HEADING]
 
 
+def test_a_references_line_above_every_heading_starts_no_reference_list() -> None:
+    text = f"Contents\nIntroduction\nReferences\n\n1 Introduction\n{PROSE}\n2 Method\n{MORE}\n"
+    assert [title for title in titles(text) if title != "Preamble"][-2:] == [
+        "1 Introduction",
+        "2 Method",
+    ]
+
+
 # --- the preamble --------------------------------------------------------------------------
 
 
@@ -362,6 +370,18 @@ def test_a_pdf_outline_that_matches_the_text_gives_the_headings() -> None:
     # "Sampling" is a bookmark with no line of its own: it proposes nothing.
     assert [entry["path"] for entry in found] == ["introduction", "method", "results"]
     assert all(rules(entry) == [RULE_PDF_OUTLINE] for entry in found)
+
+
+def test_a_number_glued_to_a_bookmarked_line_is_not_kept_in_its_title() -> None:
+    pages = [
+        page("1.1 Availability18", PROSE),
+        page("1.2 Options23", MORE),
+        page("References", "Knuth D. The TeXbook"),
+    ]
+    outline = [(0, "Availability", 0), (1, "Options", 0), (2, "References", 0)]
+    found = propose_plan("manual.pdf", pdf_of(pages, outline))["entries"]
+    assert [entry["title"] for entry in found] == ["1.1 Availability", "1.2 Options", "References"]
+    assert [rules(entry) for entry in found][-1] == [RULE_REFERENCES]
 
 
 def test_an_outline_that_does_not_match_the_text_is_ignored_for_the_numbered_lines() -> None:
