@@ -69,7 +69,21 @@ def _utf8_text(name: str, data: bytes) -> str:
         ) from None
 
 
+def extract_pages(name: str, data: bytes) -> list[str]:
+    """A PDF's text page by page; `extract_text` is these pages joined by PAGE_BREAK.
+
+    Other documents have no pages: their whole text is one.
+    """
+    if document_type(name) == "pdf":
+        return _pdf_pages(name, data)
+    return [_utf8_text(name, data)]
+
+
 def _pdf_text(name: str, data: bytes) -> str:
+    return PAGE_BREAK.join(_pdf_pages(name, data))
+
+
+def _pdf_pages(name: str, data: bytes) -> list[str]:
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
@@ -80,4 +94,4 @@ def _pdf_text(name: str, data: bytes) -> str:
     except Exception as error:
         # A damaged file can make the parser fail in many ways; to the caller they are one.
         raise UndecodableDocument(f"{name}: not a readable PDF ({error})") from error
-    return PAGE_BREAK.join(pages)
+    return pages

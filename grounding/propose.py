@@ -3,11 +3,19 @@
 It proposes; a person adjudicates. Every entry it writes is marked PROPOSED and names the
 rule that made it, and nothing here can mark an entry decided.
 
-Rules:
+Rules (every entry names the ones that made it, so acceptance can be counted per rule):
 - rule:heading: a Markdown heading (ATX "## Title" or setext "Title" over "===" / "---"),
   outside fenced code and front matter;
-- rule:numbered-heading: in plain text and PDF text, a short line that starts with a
-  section number ("3.1 Brannkonsept"), its depth given by the number;
+- rule:underlined-heading, rule:capitals-heading, rule:numbered-heading: in plain text, a
+  title over a line of "=", "-", "~" ... (reStructuredText, PEPs); else man-page section
+  names in capitals (and rule:man-subsection, their indented subsections); else short
+  lines that start with a section number ("3.1 Brannkonsept"), their depth given by the
+  number (grounding.headings has their gates);
+- rule:pdf-outline: in a PDF, its bookmarks where they match the text, else its numbered
+  lines; rule:references: a "References" or "Bibliography" line, whose list is one entry;
+- rule:preamble: the text before the first entry, when it holds words;
+- rule:clean-title: the title was cleaned of markup, control characters, ligatures or a
+  trailing page number (it is named beside the rule that found the heading);
 - rule:size-split (with --max-segment-chars): a span longer than the cap is cut at the last
   paragraph boundary at or before the cap, else hard at the cap; parts tile the span and
   keep their origin's rule. A document in which no heading proposes anything counts as one
@@ -18,18 +26,18 @@ no segment; a heading with no body (only blank lines or gated headings before th
 heading) proposes nothing, though it still names the level its sub-headings live under.
 
 An entry runs from its heading line to the next entry's start (the last one to the end of
-the text), so entries tile everything from the first entry on; the text before it is
-covered by none. Body-less headings directly above an entry that are its ancestors open
-that entry (a chapter heading belongs to its first section, not to the previous one's end);
-gated headings stay in the entry they stand in. Paths are hierarchical lower-case slugs;
-æ, ø and å are written ae, oe and aa (the Norwegian convention for plain ASCII, the one
-"Roemning" and "Baereevne" use).
+the text), so entries and the preamble tile the whole text. Body-less headings directly
+above an entry that are its ancestors open that entry (a chapter heading belongs to its
+first section, not to the previous one's end); gated headings stay in the entry they stand
+in. Paths are hierarchical lower-case slugs; æ, ø and å are written ae, oe and aa (the
+Norwegian convention for plain ASCII, the one "Roemning" and "Baereevne" use).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import os
 import re
@@ -37,7 +45,6 @@ import sys
 import tempfile
 import traceback
 import unicodedata
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,31 +54,72 @@ from grounding.anchors import make_anchor
 from grounding.extract import (
     EXTRACTOR_ID,
     EXTRACTOR_VERSION,
+    PAGE_BREAK,
     ExtractError,
     document_type,
-    extract_text,
+    extract_pages,
 )
+from grounding.headings import (
+    RULE_CAPITALS_HEADING,
+    RULE_MAN_SUBSECTION,
+    RULE_NUMBERED_HEADING,
+    RULE_PDF_OUTLINE,
+    RULE_REFERENCES,
+    RULE_UNDERLINED_HEADING,
+    Heading,
+    capitals_headings,
+    numbered_headings,
+    outline_headings,
+    page_furniture,
+    underlined_headings,
+)
+from grounding.headings import (
+    lines as _text_lines,
+)
+from grounding.pdf_outline import read_outline
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 
 PROGRAM = "propose-segments"
 PROPOSED_BY = f"{PROGRAM} {__version__}"
 
 RULE_HEADING = "rule:heading"
-RULE_NUMBERED_HEADING = "rule:numbered-heading"
 RULE_SIZE_SPLIT = "rule:size-split"
-RULE_NAMES = frozenset({RULE_HEADING, RULE_NUMBERED_HEADING, RULE_SIZE_SPLIT})
+RULE_PREAMBLE = "rule:preamble"
+RULE_CLEAN_TITLE = "rule:clean-title"
+RULE_NAMES = frozenset(
+    {
+        RULE_HEADING,
+        RULE_UNDERLINED_HEADING,
+        RULE_CAPITALS_HEADING,
+        RULE_MAN_SUBSECTION,
+        RULE_NUMBERED_HEADING,
+        RULE_PDF_OUTLINE,
+        RULE_REFERENCES,
+        RULE_PREAMBLE,
+        RULE_CLEAN_TITLE,
+        RULE_SIZE_SPLIT,
+    }
+)
 
 __all__ = [
     "PROPOSED_MARKER",
+    "RULE_CAPITALS_HEADING",
+    "RULE_CLEAN_TITLE",
     "RULE_HEADING",
+    "RULE_MAN_SUBSECTION",
     "RULE_NAMES",
     "RULE_NUMBERED_HEADING",
+    "RULE_PDF_OUTLINE",
+    "RULE_PREAMBLE",
+    "RULE_REFERENCES",
     "RULE_SIZE_SPLIT",
+    "RULE_UNDERLINED_HEADING",
     "NothingToPropose",
     "ProposalError",
     "console_main",
     "main",
     "propose_plan",
+    "clean_title",
     "slugify",
 ]
 
@@ -121,13 +169,14 @@ _SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # A list item, block quote or table row is not a paragraph a setext line can underline.
 _NOT_A_PARAGRAPH = re.compile(r" {0,3}(?:[-+*>|]|\d+[.)])(?:[ \t]|$)")
-_NUMBERED = re.compile(r"[ \t]*(\d{1,3}(?:\.\d{1,3}){0,5})\.?[ \t]+(\S.*?)[ \t]*")
-# Table-of-contents lines: dot leaders, or a page number set off by a tab or wide gap.
-_TOC_LINE = re.compile(r"(?:\.[ ]?){3,}|…|(?:\t|[ ]{2,})\d+$")
-MAX_NUMBERED_HEADING_CHARS = 100
-MAX_NUMBERED_HEADING_WORDS = 12
-# A section number seen this often is a table column or a list, not an outline.
-MAX_NUMBER_REPEATS = 2
+_CODE_OR_EMPHASIS = re.compile(r"(`+|\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Dot leaders or an ellipsis and the page number after them, at the end of a title.
+_LEADERS_AND_PAGE = re.compile(r"\s*(?:(?:\.\s?){3,}|…)\s*\d*\s*$")
+_FRONT_MATTER_ENDS = {"---": ("---", "..."), "+++": ("+++",)}
+# A preamble is proposed only when the text before the first heading holds this many words.
+MIN_PREAMBLE_WORDS = 3
+PREAMBLE_TITLE = "Preamble"
 
 
 class ProposalError(ValueError):
@@ -143,15 +192,6 @@ class NothingToPropose(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class _Heading:
-    start: int  # where the heading's first line starts
-    body_start: int  # just after its last line (the underline of a setext heading)
-    level: int
-    title: str
-    rule: str
 
 
 @dataclass(frozen=True)
@@ -180,10 +220,12 @@ def propose_plan(
         )
     prefix = _prefix_components(path_prefix)
     kind = document_type(name)
-    text = extract_text(name, data)
+    pages = extract_pages(name, data)
+    text = PAGE_BREAK.join(pages)
 
-    headings = list(_markdown_headings(text) if kind == "markdown" else _numbered_headings(text))
+    headings = _headings(kind, text, pages, data)
     spans = _heading_spans(text, headings, prefix)
+    spans = _with_preamble(text, spans, prefix, kind)
     if max_segment_chars:
         if not spans and len(text) > max_segment_chars and text.strip():
             spans = [_Span("/".join(prefix), name, 0, len(text), ())]
@@ -211,6 +253,31 @@ def propose_plan(
     # What we write must pass the same gate as any plan read back.
     parse_segmentation_plan(payload, text)
     return payload
+
+
+def _headings(kind: str, text: str, pages: Sequence[str], data: bytes) -> list[Heading]:
+    """The headings the rules for this kind of document find, in text order."""
+    if kind == "markdown":
+        return list(_markdown_headings(text))
+    if kind == "text":
+        # A text that underlines its headings (or sets them in capitals) has chosen its
+        # style; its numbered lines are then lists, not sections.
+        return underlined_headings(text) or capitals_headings(text) or numbered_headings(text)
+    furniture = page_furniture(pages)
+    outline = outline_headings(text, pages, read_outline(data), furniture)
+    return outline or numbered_headings(text, furniture)
+
+
+def clean_title(title: str, *, markup: bool = False) -> str:
+    """A heading's words as a reader sees them: no control characters, no Markdown or HTML
+    markup (when `markup`), compatibility forms folded ("ﬁ" is "fi"), no dot leaders and
+    page number at the end. Falls back to the raw title when nothing would be left."""
+    clean = title
+    if markup:
+        clean = html.unescape(_CODE_OR_EMPHASIS.sub(r"\2", _plain(clean)))
+    clean = unicodedata.normalize("NFKC", _CONTROL.sub(" ", clean))
+    clean = " ".join(_LEADERS_AND_PAGE.sub("", clean).split())
+    return clean or " ".join(title.split())
 
 
 def slugify(title: str) -> str:
@@ -245,19 +312,8 @@ def _plain(title: str) -> str:
 # --- headings -------------------------------------------------------------------------
 
 
-def _lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end including the newline, content without line ending) for every line."""
-    position = 0
-    length = len(text)
-    while position < length:
-        newline = text.find("\n", position)
-        end = length if newline < 0 else newline + 1
-        yield position, end, text[position:end].rstrip("\r\n")
-        position = end
-
-
-def _markdown_headings(text: str) -> Iterator[_Heading]:
-    lines = list(_lines(text))
+def _markdown_headings(text: str) -> Iterator[Heading]:
+    lines = list(_text_lines(text))
     index = _after_front_matter(lines)
     fence: str | None = None
     while index < len(lines):
@@ -279,12 +335,12 @@ def _markdown_headings(text: str) -> Iterator[_Heading]:
         atx = _ATX.fullmatch(line)
         if atx:
             title = _ATX_CLOSING.sub("", atx.group(2)).strip()
-            yield _Heading(start, end, len(atx.group(1)), title, RULE_HEADING)
+            yield Heading(start, end, len(atx.group(1)), title, (RULE_HEADING,))
             continue
         if index < len(lines) and _is_setext_title(lines, index - 1):
             underline = lines[index][2]
             level = 1 if underline.strip()[0] == "=" else 2
-            yield _Heading(start, lines[index][1], level, line.strip(), RULE_HEADING)
+            yield Heading(start, lines[index][1], level, line.strip(), (RULE_HEADING,))
             index += 1
 
 
@@ -299,47 +355,26 @@ def _is_setext_title(lines: Sequence[tuple[int, int, str]], index: int) -> bool:
 
 
 def _after_front_matter(lines: Sequence[tuple[int, int, str]]) -> int:
-    if not lines or lines[0][2] != "---":
+    """The index of the first line after YAML ("---") or TOML ("+++") front matter."""
+    if not lines or lines[0][2] not in _FRONT_MATTER_ENDS:
         return 0
+    ends = _FRONT_MATTER_ENDS[lines[0][2]]
     for index in range(1, len(lines)):
-        if lines[index][2] in ("---", "..."):
+        if lines[index][2] in ends:
             return index + 1
     return 0
-
-
-def _numbered_headings(text: str) -> list[_Heading]:
-    found: list[tuple[str, _Heading]] = []
-    for start, end, line in _lines(text):
-        if len(line) > MAX_NUMBERED_HEADING_CHARS:
-            continue
-        match = _NUMBERED.fullmatch(line)
-        if not match:
-            continue
-        number, words = match.groups()
-        # Sentences, list items and table-of-contents lines look numbered too.
-        if (
-            not words[0].isupper()
-            or words[-1] in ".,;:"
-            or _TOC_LINE.search(words)
-            or len(words.split()) > MAX_NUMBERED_HEADING_WORDS
-        ):
-            continue
-        level = number.count(".") + 1
-        found.append((number, _Heading(start, end, level, line.strip(), RULE_NUMBERED_HEADING)))
-    repeats = Counter(number for number, _ in found)
-    return [heading for number, heading in found if repeats[number] <= MAX_NUMBER_REPEATS]
 
 
 # --- spans and paths -------------------------------------------------------------------
 
 
-def _heading_spans(text: str, headings: Sequence[_Heading], prefix: list[str]) -> list[_Span]:
+def _heading_spans(text: str, headings: Sequence[Heading], prefix: list[str]) -> list[_Span]:
     candidates = [heading for heading in headings if not is_stop_heading(heading.title)]
     gated = [heading for heading in headings if is_stop_heading(heading.title)]
     used: set[str] = set()
     stack: list[tuple[int, str]] = []
-    proposed: list[tuple[_Heading, str, int]] = []
-    bodiless: list[_Heading] = []  # body-less headings since the last proposed entry
+    proposed: list[tuple[Heading, str, int]] = []
+    bodiless: list[Heading] = []  # body-less headings since the last proposed entry
     gated_position = 0
     for position, heading in enumerate(candidates):
         while stack and stack[-1][0] >= heading.level:
@@ -356,19 +391,42 @@ def _heading_spans(text: str, headings: Sequence[_Heading], prefix: list[str]) -
             bodiless = []
         else:
             bodiless.append(heading)
-    return [
-        _Span(
-            path,
-            heading.title,
-            start,
-            proposed[position + 1][2] if position + 1 < len(proposed) else len(text),
-            (heading.rule,),
-        )
-        for position, (heading, path, start) in enumerate(proposed)
-    ]
+    spans = []
+    for position, (heading, path, start) in enumerate(proposed):
+        end = proposed[position + 1][2] if position + 1 < len(proposed) else len(text)
+        title, rules = _titled(heading)
+        spans.append(_Span(path, title, start, end, rules))
+    return spans
 
 
-def _opening_ancestors(bodiless: Sequence[_Heading], heading: _Heading) -> int:
+def _titled(heading: Heading) -> tuple[str, tuple[str, ...]]:
+    """The entry's title and rules: the clean title, and the rule that cleaned it if it did."""
+    markup = RULE_HEADING in heading.rules
+    title = clean_title(heading.title, markup=markup)
+    if title == " ".join(heading.title.split()):
+        return title, heading.rules
+    return title, (*heading.rules, RULE_CLEAN_TITLE)
+
+
+def _with_preamble(text: str, spans: list[_Span], prefix: list[str], kind: str) -> list[_Span]:
+    """The text before the first entry becomes an entry of its own when it holds words
+    (front matter and markup are no words: they describe the document, they are not in it)."""
+    if not spans or spans[0].start == 0:
+        return spans
+    before = text[: spans[0].start]
+    if kind == "markdown":
+        rows = list(_text_lines(before))
+        skipped = _after_front_matter(rows)
+        before = _plain(before[rows[skipped][0] :] if skipped < len(rows) else "")
+    if len(_WORD.findall(before)) < MIN_PREAMBLE_WORDS:
+        return spans
+    used = {span.path for span in spans}
+    slug = _unique_slug(prefix, "preamble", used)
+    preamble = _Span("/".join([*prefix, slug]), PREAMBLE_TITLE, 0, spans[0].start, (RULE_PREAMBLE,))
+    return [preamble, *spans]
+
+
+def _opening_ancestors(bodiless: Sequence[Heading], heading: Heading) -> int:
     """Where an entry starts: at its heading, or earlier at the body-less headings right
     before it that are its ancestors ("## 2 Risikoklasser" over "### 2.1 ..."), which open
     its section rather than close the previous one."""
@@ -388,7 +446,7 @@ def _unique_slug(parents: list[str], slug: str, used: set[str]) -> str:
     return candidate
 
 
-def _has_body(text: str, start: int, end: int, gated: Sequence[_Heading], position: int) -> bool:
+def _has_body(text: str, start: int, end: int, gated: Sequence[Heading], position: int) -> bool:
     """Is there anything but blank lines and gated headings between start and end?"""
     cursor = start
     while position < len(gated) and gated[position].start < end:
@@ -449,7 +507,7 @@ def _prefix_components(path_prefix: str) -> list[str]:
     return components
 
 
-def _why_nothing(text: str, headings: Sequence[_Heading], cap: int) -> str:
+def _why_nothing(text: str, headings: Sequence[Heading], cap: int) -> str:
     if not text.strip():
         return "the document has no text"
     under_cap = f", and at {len(text)} characters it is within the cap of {cap}" if cap else ""

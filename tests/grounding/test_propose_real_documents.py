@@ -61,7 +61,12 @@ def check_invariants(name: str, data: bytes, cap: int) -> int:
         payload = propose_plan(name, data, max_segment_chars=cap)
     except NothingToPropose:
         return 0
-    text = extract_text(name, data)
+    check_plan(name, payload, extract_text(name, data), cap)
+    return len(payload["entries"])
+
+
+def check_plan(name: str, payload: dict, text: str, cap: int) -> None:
+    """Every structural guarantee a proposed plan gives over the text it was made from."""
     plan = parse_segmentation_plan(payload, text)
     spans = [entry.span for entry in plan.entries]
     assert spans == sorted(spans)
@@ -78,7 +83,6 @@ def check_invariants(name: str, data: bytes, cap: int) -> int:
         if cap:
             assert end - start <= cap, f"{name}: {entry.path} is {end - start} > {cap}"
     assert [body for _, body in slice_segments(text, plan)] == [text[s:e] for s, e in spans]
-    return len(plan.entries)
 
 
 @pytest.mark.parametrize(("name", "description"), cases(markdown_descriptions(), "Markdown"))
