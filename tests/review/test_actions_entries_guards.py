@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.db import connection, connections
 
 from review.actions import entries as entry_actions
+from review.actions import plans as plan_actions
 from review.actions.plans import adjudicate_plan
-from review.adapters import plans as plans_adapter
 from review.decisions import ActionRefused
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
@@ -122,14 +122,14 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
         )
     loaded = fresh(entries_of(plan)[1])
     locked = threading.Event()
-    payload = plans_adapter._adjudicated_payload
+    payload = plan_actions.adjudicated_payload
 
     def slow_payload(*args):
         locked.set()  # the entries are locked; the plan is not frozen yet
         time.sleep(0.5)
         return payload(*args)
 
-    monkeypatch.setattr(plans_adapter, "_adjudicated_payload", slow_payload)
+    monkeypatch.setattr(plan_actions, "adjudicated_payload", slow_payload)
     outcome: list[object] = []
 
     def reject() -> None:
