@@ -28,10 +28,20 @@ def paragraph_boundaries(text: str) -> tuple[list[int], list[int]]:
     """Offsets where paragraphs start and where they end (the end excludes the blank line)."""
     starts, ends = [0], []
     for match in _PARAGRAPH_BREAK.finditer(text):
+        if _joins_a_sentence(text, match.start(), match.end()):
+            continue
         ends.append(match.start())
         starts.append(match.end())
     ends.append(len(text.rstrip()))
     return starts, ends
+
+
+def _joins_a_sentence(text: str, end: int, start: int) -> bool:
+    """A blank line inside a sentence: a PDF's page break (pages are joined by a blank line)
+    between a word and the lower-case word that goes on from it. No paragraph ends there."""
+    before = text[end - 1] if end else ""
+    after = text[start] if start < len(text) else ""
+    return (before.isalnum() or before in ",-") and after.islower()
 
 
 def is_paragraph_start(text: str, offset: int) -> bool:
