@@ -30,13 +30,27 @@ class Document(models.Model):
     text = models.TextField()
     extractor_id = models.CharField(max_length=100)
     extractor_version = models.CharField(max_length=50)
+    # A revision is a document of its own (its own bytes, hash and text), so every plan keeps
+    # pointing at the exact bytes it was proposed on; it names the revision it follows.
+    revision_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="revisions"
+    )
+    revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            # One line of revisions: a revision is followed by at most one next revision.
+            models.UniqueConstraint(fields=["revision_of"], name="document_one_next_revision"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (revision {self.revision})" if self.revision > 1 else self.name
 
 
 @dataclass(frozen=True)
@@ -183,6 +197,10 @@ class Plan(models.Model):
     )
     adjudicated_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    # The previous revision's plan this one was carried from (see review.actions.revisions).
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_into"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlanQuerySet.as_manager()
@@ -279,6 +297,9 @@ class Entry(Decided):
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
     )
+    # On a plan carried to a new revision: where the entry came from and the decision it had
+    # there ({"fate": "kept" | "doubtful" | "new", ...}); empty on any other plan.
+    carried = models.JSONField(default=dict, blank=True)
 
     objects = EntryQuerySet.as_manager()
 
@@ -320,6 +341,18 @@ class Entry(Decided):
             and not self.anchor_confirmed
             and self.state not in self.ANCHOR_SETTLING_STATES
         )
+
+    @property
+    def needs_a_person(self) -> bool:
+        """Still stands in adjudication's way: undecided, or its anchor is unsettled."""
+        return self.state == self.State.PROPOSED or self.anchor_unsettled
+
+    @property
+    def suggestion(self) -> dict | None:
+        """The earlier revision's decision, offered beside an entry that came back proposed."""
+        if self.carried.get("fate") == "doubtful" and self.state == self.State.PROPOSED:
+            return self.carried
+        return None
 
     @classmethod
     def unsettled_anchor_q(cls, prefix: str = "") -> Q:
