@@ -65,6 +65,8 @@ class PlanCounts:
     rejected: int = 0
     # Entries whose anchor still needs a person (see Entry.anchor_unsettled).
     unsettled_anchors: int = 0
+    # Entries still in adjudication's way, either way (see Entry.needs_a_person).
+    need_you: int = 0
     by_state: tuple[tuple[str, str, int], ...] = field(default=())
 
     @classmethod
@@ -73,6 +75,7 @@ class PlanCounts:
         return cls(
             total=values["total"],
             unsettled_anchors=values["unsettled_anchors"],
+            need_you=values["need_you"],
             by_state=tuple(
                 (state.value, state.label, values[state.value]) for state in Entry.State
             ),
@@ -82,11 +85,13 @@ class PlanCounts:
     @classmethod
     def of_entries(cls, entries) -> PlanCounts:
         """The same counts from entries already loaded (no query)."""
-        values = {"total": 0, "unsettled_anchors": 0, **{state.value: 0 for state in Entry.State}}
+        values = {"total": 0, "unsettled_anchors": 0, "need_you": 0}
+        values |= {state.value: 0 for state in Entry.State}
         for entry in entries:
             values["total"] += 1
             values[entry.state] += 1
             values["unsettled_anchors"] += entry.anchor_unsettled
+            values["need_you"] += entry.needs_a_person
         return cls.from_values(values)
 
     # Derived once, when made: the counters partial reads each of them.
@@ -158,7 +163,10 @@ def count_aggregates(prefix: str = "") -> dict:
     aggregates = {"total": Count(f"{prefix}pk")}
     for state in Entry.State:
         aggregates[state.value] = Count(f"{prefix}pk", filter=Q(**{f"{prefix}state": state}))
-    aggregates["unsettled_anchors"] = Count(f"{prefix}pk", filter=Entry.unsettled_anchor_q(prefix))
+    unsettled = Entry.unsettled_anchor_q(prefix)
+    aggregates["unsettled_anchors"] = Count(f"{prefix}pk", filter=unsettled)
+    proposed = Q(**{f"{prefix}state": Entry.State.PROPOSED})
+    aggregates["need_you"] = Count(f"{prefix}pk", filter=proposed | unsettled)
     return aggregates
 
 
@@ -246,6 +254,18 @@ class Plan(models.Model):
         if Plan.document.is_cached(self):
             return self.document.text
         return Document.objects.values_list("text", flat=True).get(pk=self.document_id)
+
+    @cached_property
+    def pages_joined(self) -> bool:
+        """The text is a PDF's pages joined by blank lines (`grounding.paragraphs` reads its
+        paragraphs accordingly)."""
+        if Plan.document.is_cached(self):
+            media_type = self.document.media_type
+        else:
+            media_type = Document.objects.values_list("media_type", flat=True).get(
+                pk=self.document_id
+            )
+        return media_type == Document.MediaType.PDF
 
 
 class Decided(models.Model):
