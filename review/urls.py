@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, plan, plans
+from review.views import answers, cases, dashboard, entries, plan, plans, revisions
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -27,6 +27,9 @@ urlpatterns = [
         entries.entry_decide,
         name="entry-decide",
     ),
+    # Documents and their revisions
+    path("documents/<int:pk>/", revisions.revision_detail, name="revision"),
+    path("documents/<int:pk>/revisions/", revisions.revision_upload, name="revision-upload"),
     # Moderation cases
     path("cases/", cases.case_list, name="cases"),
     path("cases/<int:pk>/", cases.case_detail, name="case"),
