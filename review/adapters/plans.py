@@ -261,8 +261,11 @@ def plan_entries_as_decisions(plan: Plan, entries: Sequence[Entry] | None = None
 
 def path_collisions() -> dict[str, list[Document]]:
     """Paths that entries of more than one document use (rejected entries aside): exported
-    side by side, one would overwrite the other."""
-    live = Entry.objects.exclude(state=Entry.State.REJECTED)
+    side by side, one would overwrite the other. Only a document's latest revision counts:
+    its revisions share their paths by design."""
+    live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
+        plan__document__revisions__isnull=True
+    )
     shared = (
         live.values("path")
         .annotate(documents=Count("plan__document", distinct=True))
