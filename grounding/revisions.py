@@ -260,7 +260,7 @@ def carry_plan(
             continue
         span = (location.start, location.end)
         if location.status == ORPHANED:
-            span = _rewritten_span(changes, spans[index])
+            span = _rewritten_span(changes, spans[index], new_text)
             if span is None:
                 gone.append(index)
                 continue
@@ -284,21 +284,29 @@ class _Placed:
 
 
 def _rewritten_span(
-    changes: Sequence[ParagraphChange], old_span: tuple[int, int]
+    changes: Sequence[ParagraphChange], old_span: tuple[int, int], new_text: str
 ) -> tuple[int, int] | None:
-    """Where the paragraphs an orphaned entry covered now stand, if any were rewritten rather
-    than removed: from the first to the last new paragraph that replaced one of them."""
+    """Where the paragraphs an orphaned entry covered now stand, if any still do (rewritten or
+    moved rather than removed): the longest run of them that stands together in the new text,
+    so that new text added between them is left for the proposer to offer."""
     start, end = old_span
-    found = [
+    found = sorted(
         change.new_span
         for change in changes
         if change.kind in ("same", "changed", "moved")
         and change.old_span[0] < end
         and change.old_span[1] > start
-    ]
+    )
     if not found:
         return None
-    return min(span[0] for span in found), max(span[1] for span in found)
+    runs = [[found[0]]]
+    for span in found[1:]:
+        if new_text[runs[-1][-1][1] : span[0]].strip():
+            runs.append([span])
+        else:
+            runs[-1].append(span)
+    longest = max(runs, key=lambda run: run[-1][1] - run[0][0])
+    return longest[0][0], longest[-1][1]
 
 
 def _without_overlaps(text: str, placed: list[_Placed], gone: list[int]) -> list[CarriedEntry]:
