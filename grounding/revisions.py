@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from grounding.anchors import FUZZY, ORPHANED, PLACED, Anchor, make_anchor, relocate
@@ -177,7 +177,7 @@ def _moves(old_texts, new_texts, olds: list[int], news: list[int]) -> dict[int, 
 
 # Paragraphs at least this alike, word by word, are shown as one paragraph rewritten; a
 # removed paragraph is compared with the next this many added ones.
-REWRITE_SIMILARITY = 0.5
+REWRITE_SIMILARITY = 0.6
 REWRITE_LOOKAHEAD = 64
 
 
@@ -265,7 +265,11 @@ def carry_plan(
                 gone.append(index)
                 continue
         placed.append(_Placed(index, span, location.status, location.score))
-    carried = _without_overlaps(new_text, placed, gone)
+
+    def rewritten(index: int) -> tuple[int, int] | None:
+        return _rewritten_span(changes, spans[index], new_text)
+
+    carried = _without_overlaps(new_text, placed, gone, rewritten)
     offered = _offered_for_new_text(new_text, carried, proposals)
     entries = sorted(carried + offered, key=lambda entry: entry.span)
     return Carrying(
@@ -309,33 +313,73 @@ def _rewritten_span(
     return longest[0][0], longest[-1][1]
 
 
-def _without_overlaps(text: str, placed: list[_Placed], gone: list[int]) -> list[CarriedEntry]:
-    """In the new text's order, each entry clipped to start where the one before ends: an
-    entry that had to be clipped is no longer placed beyond doubt."""
-    carried: list[CarriedEntry] = []
-    previous_end, previous_source = 0, None
-    for item in sorted(placed, key=lambda item: (item.span, item.source)):
-        start, end = item.span
-        status, score = item.status, item.score
-        if start < previous_end:
-            start, status, score = previous_end, FUZZY, min(score, 0.99)
-        if end <= start or not text[start:end].strip():
+def _without_overlaps(
+    text: str,
+    placed: list[_Placed],
+    gone: list[int],
+    rewritten: Callable[[int], tuple[int, int] | None],
+) -> list[CarriedEntry]:
+    """In the new text's order and without overlaps. An entry placed beyond doubt keeps its
+    place; a doubtful one that overlaps it keeps the largest stretch left free, or else goes
+    where the paragraph diff says its text went (`rewritten`); an entry that had to be moved
+    or cut is no longer placed beyond doubt, and one left with no text has no place."""
+    sure = sorted((item for item in placed if item.status in PLACED), key=lambda i: i.span)
+    unsure = sorted((item for item in placed if item.status not in PLACED), key=lambda i: i.span)
+    fixed: list[_Placed] = []
+    for item in sure:
+        if fixed and item.span[0] < fixed[-1].span[1]:
+            unsure.append(_Placed(item.source, item.span, FUZZY, 0.99))
+        else:
+            fixed.append(item)
+    taken = [item.span for item in fixed]
+    for item in sorted(unsure, key=lambda i: i.span):
+        free = _largest_free(text, item.span, taken)
+        if free is None and (elsewhere := rewritten(item.source)) is not None:
+            free = _largest_free(text, elsewhere, taken)
+        if free is None:
             gone.append(item.source)
             continue
-        fate = KEPT if status in PLACED else DOUBTFUL
+        status = item.status if free == item.span else FUZZY
+        fixed.append(_Placed(item.source, free, status, item.score if free == item.span else 0.99))
+        taken.append(free)
+    carried, previous = [], None
+    for item in sorted(fixed, key=lambda i: i.span):
         carried.append(
             CarriedEntry(
-                fate=fate,
-                span=(start, end),
-                status=status,
-                score=score,
+                fate=KEPT if item.status in PLACED else DOUBTFUL,
+                span=item.span,
+                status=item.status,
+                score=min(item.score, 0.99) if item.status not in PLACED else 1.0,
                 source=item.source,
-                follows_its_neighbour=previous_source is not None
-                and previous_source == item.source - 1,
+                follows_its_neighbour=previous is not None and previous == item.source - 1,
             )
         )
-        previous_end, previous_source = end, item.source
+        previous = item.source
     return carried
+
+
+def _largest_free(
+    text: str, span: tuple[int, int], taken: list[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """The longest part of `span` that no taken span covers and that holds more than white
+    space; the whole span when nothing covers it. A sliver (less than half the span) is no
+    place for the entry: it would hold someone else's text."""
+    pieces, cursor = [], span[0]
+    for start, end in sorted(taken):
+        if end <= cursor or start >= span[1]:
+            continue
+        if start > cursor:
+            pieces.append((cursor, start))
+        cursor = max(cursor, end)
+    if cursor < span[1]:
+        pieces.append((cursor, span[1]))
+    least = (span[1] - span[0]) / 2
+    pieces = [
+        piece
+        for piece in pieces
+        if text[piece[0] : piece[1]].strip() and piece[1] - piece[0] >= least
+    ]
+    return max(pieces, key=lambda piece: piece[1] - piece[0]) if pieces else None
 
 
 def _offered_for_new_text(
