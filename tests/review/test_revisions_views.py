@@ -7,7 +7,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from grounding.revisions import candidate_places
 from review.models import Document, Entry
+from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import row_counts
 from tests.builders.revisions import (
     ADDED,
@@ -165,3 +167,21 @@ def test_accepting_a_doubtful_entry_over_htmx_redraws_it_with_its_diff(
     assert Entry.objects.get(pk=entry.pk).state == Entry.State.ACCEPTED
     # Still to confirm: the diff stays beside it, and it still needs the editor.
     assert "What the anchor quoted" in html and "data-needs-you" in html
+
+
+def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) -> None:
+    plan = make_plan(3)
+    entry = entries_of(plan)[1]
+    text = plan.document.text
+    quote = "in words an editor can read."
+    start = text.index(quote, entry.span_start)
+    Entry.objects.filter(pk=entry.pk).update(
+        anchor_status="ambiguous", quote=quote, span_start=start, span_end=start + len(quote)
+    )
+
+    page = client.get(reverse("plan", args=[plan.pk])).content.decode()
+
+    places = candidate_places(text, quote)
+    assert len(places) > 1
+    assert f"The quote stands in {len(places)} places" in page
+    assert f'at <span class="num">{start}</span> (this span)' in page
