@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from django.db import IntegrityError, transaction
+
 from grounding.anchors import Anchor, make_anchor
 from grounding.extract import ExtractError
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
@@ -54,10 +56,19 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
                 f"these bytes are already stored as document {existing.pk} ({existing.label}): "
                 "a revision must change something"
             )
-    revision = store_document(name, data)
-    revision.revision_of = previous
-    revision.revision = previous.revision + 1
-    revision.save(update_fields=["revision_of", "revision"])
+    try:
+        # A savepoint: a revision uploaded at the same moment by someone else wins, and this
+        # one is refused as if it had come second.
+        with transaction.atomic():
+            revision = store_document(name, data)
+            revision.revision_of = previous
+            revision.revision = previous.revision + 1
+            revision.save(update_fields=["revision_of", "revision"])
+    except IntegrityError as error:
+        raise ImportRefused(
+            f"{previous.label} was given a next revision at the same moment; reload and add "
+            "yours to the latest one"
+        ) from error
     return revision
 
 

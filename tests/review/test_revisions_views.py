@@ -185,3 +185,10 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
     assert len(places) > 1
     assert f"The quote stands in {len(places)} places" in page
     assert f'at <span class="num">{start}</span> (this span)' in page
+
+
+def test_the_plans_list_names_the_revision_each_plan_is_on(client, reader, carried) -> None:
+    page = client.get(reverse("plans")).content.decode()
+
+    assert f"{NAME} (revision 2)" in page
+    assert page.count(f"<td>{NAME}") == 1
