@@ -191,4 +191,4 @@ def test_the_plans_list_names_the_revision_each_plan_is_on(client, reader, carri
     page = client.get(reverse("plans")).content.decode()
 
     assert f"{NAME} (revision 2)" in page
-    assert page.count(f"<td>{NAME}") == 1
+    assert page.count(f"<td>{NAME}</td>") == 1
