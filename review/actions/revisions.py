@@ -27,7 +27,8 @@ CARRY = "entry.carry"
 
 @dataclass(frozen=True)
 class Revised:
-    """A new revision, and the plan carried onto it (None when the earlier one had none)."""
+    """A new revision, and the plan carried onto it (None when the earlier one had none, or
+    nothing of it or of the proposer's entries has a place in the new text)."""
 
     revision: Document
     plan: Plan | None
@@ -44,6 +45,8 @@ def add_revision(document: Document, name: str, data: bytes, *, actor) -> Revise
         if earlier is None:
             return Revised(revision, None)
         plan, rows = carried_plan(earlier, revision, uploader=actor)
+        if plan is None:
+            return Revised(revision, None)
         carried = tuple(
             _record_carry(row, revision, actor)
             for row in rows

@@ -85,10 +85,14 @@ class CarriedRow:
     kept: Decision | None = None
 
 
-def carried_plan(plan: Plan, revision: Document, *, uploader) -> tuple[Plan, list[CarriedRow]]:
+def carried_plan(
+    plan: Plan, revision: Document, *, uploader
+) -> tuple[Plan | None, list[CarriedRow]]:
     """A new open plan for `revision` with every entry of `plan` relocated on its text (one
     `relocate` for the whole plan) and the proposer's entries for new text. The rows come
-    back with the earlier decision each one may keep; nothing is decided here."""
+    back with the earlier decision each one may keep; nothing is decided here. No plan when
+    nothing is left to carry or propose (the whole text was replaced by text with no
+    structure): a plan of no entries is no plan."""
     old_text, new_text = plan.document.text, revision.text
     old_entries = list(plan.entries.select_related("decided_by").order_by("position"))
     carrying = carry_plan(
@@ -106,6 +110,8 @@ def carried_plan(plan: Plan, revision: Document, *, uploader) -> tuple[Plan, lis
         raw = _raw_entry(item, old, new_text, paths)
         raw_entries.append(raw)
         rows.append(_row(position, item, old, raw, latest, rows, plan))
+    if not rows:
+        return None, []
     payload = {
         "source_sha256": revision.sha256,
         "extractor_id": revision.extractor_id,

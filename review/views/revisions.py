@@ -54,7 +54,10 @@ def revision_upload(request: HttpRequest, pk: int) -> HttpResponse:
 def _stored_message(revised) -> str:
     revision, plan = revised.revision, revised.plan
     if plan is None:
-        return f"Stored revision {revision.revision}; the revision before had no plan to carry."
+        return (
+            f"Stored revision {revision.revision}; no plan was carried onto it (the revision "
+            "before had none, or none of its text is left)."
+        )
     entries = list(plan.entries.all())
     need = sum(entry.needs_a_person for entry in entries)
     return (

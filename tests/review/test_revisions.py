@@ -253,3 +253,14 @@ def test_a_revision_of_a_document_without_a_plan_carries_nothing(alice) -> None:
 
     assert revised.plan is None and revised.carried == ()
     assert revised.revision.revision == 2
+
+
+def test_a_revision_that_replaces_every_word_is_stored_with_no_plan(alice) -> None:
+    plan = decided_plan(alice)
+
+    revised = add_revision(
+        plan.document, "byggteknisk-brann.md", b"Helt ny tekst uten overskrifter.\n", actor=alice
+    )
+
+    assert revised.plan is None and revised.revision.revision == 2
+    assert Plan.objects.filter(document=revised.revision).count() == 0

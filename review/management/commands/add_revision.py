@@ -45,7 +45,9 @@ class Command(BaseCommand):
             f"(document {revision.pk})"
         )
         if plan is None:
-            self.stdout.write("no plan to carry: the revision before has none")
+            self.stdout.write(
+                "no plan carried: the revision before has none, or none of its text is left"
+            )
             return
         counts = plan.entries.counts()
         self.stdout.write(
