@@ -22,6 +22,7 @@ from ninja import File, NinjaAPI, Schema, Status, UploadedFile
 from ninja.errors import ValidationError
 from ninja.security import HttpBearer
 
+from review.actions.revisions import add_revision
 from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_as_dict, parse_since
@@ -86,6 +87,8 @@ class DocumentOut(Schema):
     extractor_id: str
     extractor_version: str
     text_chars: int
+    revision: int
+    revision_of: int | None
     created_at: dt.datetime
 
 
@@ -136,6 +139,21 @@ class PlanSummaryOut(Schema):
 
 class PlanOut(PlanSummaryOut):
     entries: list[EntryOut]
+
+
+class GoneOut(Schema):
+    entry: int
+    path: str
+    title: str
+    state: str
+
+
+class RevisionOut(Schema):
+    document: DocumentOut
+    plan: PlanSummaryOut | None
+    carried: int
+    need_you: int
+    gone: list[GoneOut]
 
 
 class RejectedLine(Schema):
@@ -204,6 +222,8 @@ def _document_out(document: Document) -> dict:
         "extractor_id": document.extractor_id,
         "extractor_version": document.extractor_version,
         "text_chars": len(document.text),
+        "revision": document.revision,
+        "revision_of": document.revision_of_id,
         "created_at": document.created_at,
     }
 
@@ -303,6 +323,28 @@ def post_plan(request: HttpRequest, document_id: int):
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, _plan_out(plan))
+
+
+@api.post(
+    "/documents/{document_id}/revisions",
+    response={201: RevisionOut, 404: Refusal, 422: Refusal},
+    summary="Store the next revision of a document (multipart field 'file') and carry its "
+    "latest plan onto it",
+)
+def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFile]):
+    document = get_object_or_404(Document, pk=document_id)
+    revised = add_revision(document, file.name or "", file.read(), actor=request.auth)
+    plan = revised.plan
+    return Status(
+        201,
+        {
+            "document": _document_out(revised.revision),
+            "plan": _plan_summary(plan) if plan else None,
+            "carried": len(revised.carried),
+            "need_you": plan.entries.counts().need_you if plan else 0,
+            "gone": plan.options.get("gone", []) if plan else [],
+        },
+    )
 
 
 @api.get("/plans", response=list[PlanSummaryOut], summary="Plans, newest first")

@@ -1,4 +1,5 @@
-"""The app's forms: the two uploads on the plans list, and the entry edit form.
+"""The app's forms: the two uploads on the plans list, a document's revision upload, and the
+entry edit form.
 
 The edit form only carries what the editor typed: what makes an edit valid (offsets, the
 path grammar, the neighbours) is `review.actions.entries.edit_entry`'s to say, so its field
@@ -36,6 +37,13 @@ class PlanUploadForm(forms.Form):
         label="Stored document", queryset=Document.objects.only("pk", "name")
     )
     file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
+
+
+class RevisionUploadForm(forms.Form):
+    file = forms.FileField(
+        label="Revised document",
+        help_text="The new version's file. Its latest plan is carried onto it.",
+    )
 
 
 class EntryEditForm(forms.Form):

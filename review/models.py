@@ -30,13 +30,27 @@ class Document(models.Model):
     text = models.TextField()
     extractor_id = models.CharField(max_length=100)
     extractor_version = models.CharField(max_length=50)
+    # A revision is a document of its own (its own bytes, hash and text), so every plan keeps
+    # pointing at the exact bytes it was proposed on; it names the revision it follows.
+    revision_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="revisions"
+    )
+    revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "pk"]
+        constraints = [
+            # One line of revisions: a revision is followed by at most one next revision.
+            models.UniqueConstraint(fields=["revision_of"], name="document_one_next_revision"),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (revision {self.revision})" if self.revision > 1 else self.name
 
 
 @dataclass(frozen=True)
@@ -51,6 +65,8 @@ class PlanCounts:
     rejected: int = 0
     # Entries whose anchor still needs a person (see Entry.anchor_unsettled).
     unsettled_anchors: int = 0
+    # Entries still in adjudication's way, either way (see Entry.needs_a_person).
+    need_you: int = 0
     by_state: tuple[tuple[str, str, int], ...] = field(default=())
 
     @classmethod
@@ -59,6 +75,7 @@ class PlanCounts:
         return cls(
             total=values["total"],
             unsettled_anchors=values["unsettled_anchors"],
+            need_you=values["need_you"],
             by_state=tuple(
                 (state.value, state.label, values[state.value]) for state in Entry.State
             ),
@@ -68,11 +85,13 @@ class PlanCounts:
     @classmethod
     def of_entries(cls, entries) -> PlanCounts:
         """The same counts from entries already loaded (no query)."""
-        values = {"total": 0, "unsettled_anchors": 0, **{state.value: 0 for state in Entry.State}}
+        values = {"total": 0, "unsettled_anchors": 0, "need_you": 0}
+        values |= {state.value: 0 for state in Entry.State}
         for entry in entries:
             values["total"] += 1
             values[entry.state] += 1
             values["unsettled_anchors"] += entry.anchor_unsettled
+            values["need_you"] += entry.needs_a_person
         return cls.from_values(values)
 
     # Derived once, when made: the counters partial reads each of them.
@@ -144,7 +163,10 @@ def count_aggregates(prefix: str = "") -> dict:
     aggregates = {"total": Count(f"{prefix}pk")}
     for state in Entry.State:
         aggregates[state.value] = Count(f"{prefix}pk", filter=Q(**{f"{prefix}state": state}))
-    aggregates["unsettled_anchors"] = Count(f"{prefix}pk", filter=Entry.unsettled_anchor_q(prefix))
+    unsettled = Entry.unsettled_anchor_q(prefix)
+    aggregates["unsettled_anchors"] = Count(f"{prefix}pk", filter=unsettled)
+    proposed = Q(**{f"{prefix}state": Entry.State.PROPOSED})
+    aggregates["need_you"] = Count(f"{prefix}pk", filter=proposed | unsettled)
     return aggregates
 
 
@@ -183,6 +205,10 @@ class Plan(models.Model):
     )
     adjudicated_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
+    # The previous revision's plan this one was carried from (see review.actions.revisions).
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_into"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlanQuerySet.as_manager()
@@ -228,6 +254,18 @@ class Plan(models.Model):
         if Plan.document.is_cached(self):
             return self.document.text
         return Document.objects.values_list("text", flat=True).get(pk=self.document_id)
+
+    @cached_property
+    def pages_joined(self) -> bool:
+        """The text is a PDF's pages joined by blank lines (`grounding.paragraphs` reads its
+        paragraphs accordingly)."""
+        if Plan.document.is_cached(self):
+            media_type = self.document.media_type
+        else:
+            media_type = Document.objects.values_list("media_type", flat=True).get(
+                pk=self.document_id
+            )
+        return media_type == Document.MediaType.PDF
 
 
 class Decided(models.Model):
@@ -279,6 +317,9 @@ class Entry(Decided):
     state = models.CharField(
         max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
     )
+    # On a plan carried to a new revision: where the entry came from and the decision it had
+    # there ({"fate": "kept" | "doubtful" | "new", ...}); empty on any other plan.
+    carried = models.JSONField(default=dict, blank=True)
 
     objects = EntryQuerySet.as_manager()
 
@@ -320,6 +361,18 @@ class Entry(Decided):
             and not self.anchor_confirmed
             and self.state not in self.ANCHOR_SETTLING_STATES
         )
+
+    @property
+    def needs_a_person(self) -> bool:
+        """Still stands in adjudication's way: undecided, or its anchor is unsettled."""
+        return self.state == self.State.PROPOSED or self.anchor_unsettled
+
+    @property
+    def suggestion(self) -> dict | None:
+        """The earlier revision's decision, offered beside an entry that came back proposed."""
+        if self.carried.get("fate") == "doubtful" and self.state == self.State.PROPOSED:
+            return self.carried
+        return None
 
     @classmethod
     def unsettled_anchor_q(cls, prefix: str = "") -> Q:

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, insights, plan, plans
+from review.views import answers, cases, dashboard, entries, insights, plan, plans, revisions
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -31,6 +31,9 @@ urlpatterns = [
         entries.entry_decide,
         name="entry-decide",
     ),
+    # Documents and their revisions
+    path("documents/<int:pk>/", revisions.revision_detail, name="revision"),
+    path("documents/<int:pk>/revisions/", revisions.revision_upload, name="revision-upload"),
     # Moderation cases
     path("cases/", cases.case_list, name="cases"),
     path("cases/<int:pk>/", cases.case_detail, name="case"),

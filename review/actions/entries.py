@@ -367,14 +367,45 @@ def edit_entry(entry: Entry, request: EditRequest, *, actor, expected_version: i
 
 def _offer_boundaries(entry: Entry, text: str, start: int, end: int) -> None:
     """Refuse with the nearest paragraph boundaries when a moved boundary cuts a paragraph."""
+    joined = entry.plan.pages_joined
     offers = {}
-    if start != entry.span_start and not is_paragraph_start(text, start):
-        offers["start"] = nearest_paragraph_starts(text, start)
-    if end != entry.span_end and not is_paragraph_end(text, end):
-        offers["end"] = nearest_paragraph_ends(text, end)
-    offers = {name: found for name, found in offers.items() if found}
+    if start != entry.span_start and not is_paragraph_start(text, start, pages_joined=joined):
+        offers["start"] = nearest_paragraph_starts(text, start, 4, pages_joined=joined)
+    if end != entry.span_end and not is_paragraph_end(text, end, pages_joined=joined):
+        offers["end"] = nearest_paragraph_ends(text, end, 4, pages_joined=joined)
+    offers = _acceptable_offers(entry, text, offers, start, end)
     if offers:
         raise BoundaryOffer(offers)
+
+
+def nearby_boundaries(entry: Entry, text: str, count: int = 3) -> dict[str, list[Boundary]]:
+    """Paragraph starts near the entry's start and ends near its end, for the edit form: only
+    those an edit would accept."""
+    joined = entry.plan.pages_joined
+    offers = {
+        "start": nearest_paragraph_starts(text, entry.span_start, count + 1, pages_joined=joined),
+        "end": nearest_paragraph_ends(text, entry.span_end, count + 1, pages_joined=joined),
+    }
+    return _acceptable_offers(entry, text, offers, entry.span_start, entry.span_end, count)
+
+
+def _acceptable_offers(entry, text, offers, start, end, count=2) -> dict[str, list[Boundary]]:
+    """The one rule for offers: a boundary is offered only if the edit it makes would be
+    accepted (within the text, inside the neighbours, more than white space)."""
+    previous, following = neighbours(entry)
+    kept = {
+        "start": [
+            boundary
+            for boundary in offers.get("start", [])
+            if not _span_problems(text, boundary.offset, end, previous, following)
+        ][:count],
+        "end": [
+            boundary
+            for boundary in offers.get("end", [])
+            if not _span_problems(text, start, boundary.offset, previous, following)
+        ][:count],
+    }
+    return {name: found for name, found in kept.items() if found and name in offers}
 
 
 def _checked_edit(entry: Entry, request: EditRequest, text: str) -> tuple[str, str, int, int]:
@@ -389,31 +420,39 @@ def _checked_edit(entry: Entry, request: EditRequest, text: str) -> tuple[str, s
             errors.setdefault(name, []).append(f"At most {limit} characters, not {len(value)}.")
     if errors:
         raise EditRefused(errors)
-    if not 0 <= start < end <= len(text):
-        problem = f"A span lies within 0–{len(text)}, start before end: not {start}–{end}."
-        raise EditRefused({"form": [problem]})
-    _check_neighbours(entry, path, start, end)
+    previous, following = neighbours(entry)
+    problems = _span_problems(text, start, end, previous, following)
+    if "form" in problems:
+        raise EditRefused(problems)
+    if path and _path_taken(entry, path):
+        problems["path"] = ["Another entry of this plan already has this path."]
+    if problems:
+        raise EditRefused(problems)
     _check_grammar(entry, title, path, start, end, text)
     if not text[start:end].strip():
         raise EditRefused({"form": ["The new span holds only whitespace."]})
     return title, path, start, end
 
 
-def _check_neighbours(entry: Entry, path: str, start: int, end: int) -> None:
-    errors: dict[str, list[str]] = {}
-    previous, following = neighbours(entry)
+def _span_problems(
+    text: str, start: int, end: int, previous: Entry | None, following: Entry | None
+) -> dict[str, list[str]]:
+    """What is wrong with the span `start`–`end` for an entry between these neighbours, by
+    form field: the rule an edit is held to, and every offered boundary with it."""
+    if not 0 <= start < end <= len(text):
+        return {"form": [f"A span lies within 0–{len(text)}, start before end: not {start}–{end}."]}
+    problems: dict[str, list[str]] = {}
     if previous is not None and start < previous.span_end:
-        errors["start"] = [
+        problems["start"] = [
             f"Starts before the previous entry (“{previous.title}”) ends at {previous.span_end}."
         ]
     if following is not None and end > following.span_start:
-        errors["end"] = [
+        problems["end"] = [
             f"Ends after the next entry (“{following.title}”) starts at {following.span_start}."
         ]
-    if path and _path_taken(entry, path):
-        errors["path"] = ["Another entry of this plan already has this path."]
-    if errors:
-        raise EditRefused(errors)
+    if not problems and not text[start:end].strip():
+        problems["form"] = ["The new span holds only whitespace."]
+    return problems
 
 
 def _check_grammar(entry: Entry, title: str, path: str, start: int, end: int, text: str) -> None:

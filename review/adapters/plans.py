@@ -7,10 +7,11 @@ entry, its anchor located against the document's stored text.
 Placement. When a plan names the extractor (id and version) that made the stored text,
 the text it was proposed on is the stored text, so `grounding` checks every anchor quotes
 its span exactly and refuses the plan otherwise. When it names another extractor, the text
-may have moved under it: each anchor is located afresh (`grounding.anchors.locate`, hinted
-with the proposed start), the row's span is where it was found, and an entry found only
-fuzzily, ambiguously or not at all must be confirmed or edited by a person before the plan
-can be adjudicated.
+may have moved under it: the plan's anchors are located afresh, all in one
+`grounding.anchors.relocate` call hinted with the proposed starts (so neighbours tell identical
+passages apart), the row's span is where it was found, and an entry found only fuzzily,
+ambiguously or not at all must be confirmed or edited by a person before the plan can be
+adjudicated.
 
 Out: `adjudicated_payload` is the payload `grounding.adjudication.adjudicate` makes from the
 decided rows (`review.actions.plans.adjudicate_plan` freezes it on the plan, as a decision).
@@ -36,7 +37,7 @@ from django.utils import timezone
 
 from grounding.adjudication import AdjudicationError, adjudicate
 from grounding.adjudication import Decision as EntryDecision
-from grounding.anchors import Anchor, locate, make_anchor
+from grounding.anchors import Anchor, Location, make_anchor, relocate
 from grounding.extract import ExtractError
 from grounding.placement import proposed_span_now
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
@@ -174,16 +175,23 @@ def _store_plan(
         options=options,
         original_payload=payload_text,
     )
+    # The whole plan in one call: neighbours placed beyond doubt tell identical passages apart.
+    locations = relocate(
+        document.text,
+        [entry.anchor for entry in plan.entries],
+        [entry.span[0] for entry in plan.entries],
+    )
     Entry.objects.bulk_create(
-        _entry_row(row, position, entry, raw, document.text)
-        for position, (entry, raw) in enumerate(zip(plan.entries, payload["entries"], strict=True))
+        _entry_row(row, position, entry, raw, location)
+        for position, (entry, raw, location) in enumerate(
+            zip(plan.entries, payload["entries"], locations, strict=True)
+        )
     )
     row.created = True
     return row
 
 
-def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, text: str) -> Entry:
-    location = locate(text, entry.anchor, hint=entry.span[0])
+def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, location: Location) -> Entry:
     # Where the anchor was found, if anywhere; an orphan keeps the span it was proposed with.
     start, end = (location.start, location.end) if location.start >= 0 else entry.span
     return Entry(
@@ -253,8 +261,11 @@ def plan_entries_as_decisions(plan: Plan, entries: Sequence[Entry] | None = None
 
 def path_collisions() -> dict[str, list[Document]]:
     """Paths that entries of more than one document use (rejected entries aside): exported
-    side by side, one would overwrite the other."""
-    live = Entry.objects.exclude(state=Entry.State.REJECTED)
+    side by side, one would overwrite the other. Only a document's latest revision counts:
+    its revisions share their paths by design."""
+    live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
+        plan__document__revisions__isnull=True
+    )
     shared = (
         live.values("path")
         .annotate(documents=Count("plan__document", distinct=True))

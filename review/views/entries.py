@@ -13,12 +13,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from grounding.paragraphs import nearest_paragraph_ends, nearest_paragraph_starts
 from review.actions.entries import (
     ENTRY_ACTIONS,
     BoundaryOffer,
     EditRefused,
     edit_entry,
+    nearby_boundaries,
     neighbours,
     undo_target,
 )
@@ -168,7 +168,14 @@ def _entry_fragments(
         user = request.user
         decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
     context |= {
-        "entry": EntryRow(entry, context["entries_url"], decider=decider, undoable=undoable),
+        "entry": EntryRow(
+            entry,
+            context["entries_url"],
+            decider=decider,
+            undoable=undoable,
+            # Only a doubtful anchor shows the text at its span beside what it quoted.
+            text=plan.document_text if entry.anchor_in_doubt else None,
+        ),
         "message": message,
         "conflict": conflict,
         "counts": plan.entries.counts(),
@@ -198,13 +205,14 @@ def _regions_around(entry: Entry, entries_url: str) -> dict:
 
 def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse:
     text = entry.plan.document_text
+    choices = nearby_boundaries(entry, text)
     context = row_context(request, entry.plan)
     context |= {
         "entry": EntryRow(entry, context["entries_url"]),
         "form": form,
         "offers": offers or {},
-        "start_choices": nearest_paragraph_starts(text, entry.span_start, 3),
-        "end_choices": nearest_paragraph_ends(text, entry.span_end, 3),
+        "start_choices": choices.get("start", []),
+        "end_choices": choices.get("end", []),
         "current_id": entry.pk,
     }
     if request.htmx:

@@ -77,6 +77,7 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
     undoable = undoable_entry_ids(plan)
     deciders = _usernames({entry.decided_by_id for entry in entries})
     context = row_context(request, plan)
+    text = plan.document.text
     rows = [
         EntryRow(
             entry,
@@ -84,10 +85,11 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
             number=number,
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
+            text=text,
         )
         for number, entry in enumerate(entries, start=1)
     ]
-    lead, regions = document_regions(plan.document.text, entries)
+    lead, regions = document_regions(text, entries)
     context |= {
         "document": plan.document,
         "rows": list(zip(rows, regions, strict=True)),

@@ -30,7 +30,15 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
     status_filter = request.GET.get("status", "")
     plans = (
         Plan.objects.select_related("document")
-        .only("pk", "status", "created_at", "proposed_by", "options", "document__name")
+        .only(
+            "pk",
+            "status",
+            "created_at",
+            "proposed_by",
+            "options",
+            "document__name",
+            "document__revision",
+        )
         .with_counts()
         .order_by("-created_at", "-pk")
     )

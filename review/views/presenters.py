@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.html import format_html
 
+from grounding.revisions import candidate_places, word_diff
 from review.models import Entry
 
 # How much of a long quote the entry row shows at each end.
@@ -35,6 +36,7 @@ class EntryRow:
         number: int | None = None,
         decider: str = "",
         undoable: bool = False,
+        text: str | None = None,
     ):
         self.entry = entry
         key = str(entry.pk)
@@ -77,9 +79,55 @@ class EntryRow:
         # The first entry has nothing to merge into.
         self.can_merge = state != Entry.State.MERGED and entry.position > 0
         self.undoable = undoable
+        self.needs_you = entry.needs_a_person
+        self.doubt = anchor_doubt(entry, text) if text is not None else None
+        self.carried_label = carried_label(entry)
 
     def __getattr__(self, name: str):
         return getattr(self.entry, name)
+
+
+@dataclass(frozen=True)
+class AnchorDoubt:
+    """What a doubtful anchor quoted against the text found at its span, word by word, and
+    for an ambiguous one every place its quote stands (offset and a little text)."""
+
+    words: tuple
+    same_quote: bool
+    places: tuple[tuple[int, str], ...] = ()
+
+
+def anchor_doubt(entry: Entry, text: str) -> AnchorDoubt | None:
+    """Only for an anchor in doubt: confirming it is never blind."""
+    if not entry.anchor_in_doubt:
+        return None
+    found = ""
+    if 0 <= entry.span_start < entry.span_end <= len(text):
+        found = text[entry.span_start : entry.span_end]
+    places = ()
+    if entry.anchor_status == Entry.AnchorStatus.AMBIGUOUS:
+        places = tuple(
+            (start, " ".join(text[start : start + 2 * QUOTE_END_CHARS].split()) + "…")
+            for start in candidate_places(text, entry.quote)
+        )
+    return AnchorDoubt(word_diff(entry.quote, found), entry.quote == found, places)
+
+
+def carried_label(entry: Entry) -> str:
+    """Where a carried entry came from, in a line; empty on a plan that was not carried."""
+    carried = entry.carried or {}
+    fate, revision = carried.get("fate"), carried.get("revision")
+    state = str(carried.get("state", "")).lower()
+    by = f" by {carried['by']}" if carried.get("by") else ""
+    if fate == "new":
+        return "New text in this revision: proposed by the proposer."
+    if fate == "kept" and entry.state != Entry.State.PROPOSED:
+        return f"Carried from revision {revision}, where it was {state}{by}."
+    if fate == "doubtful" and state != Entry.State.PROPOSED:
+        return f"Suggestion from revision {revision}: it was {state}{by} (decide it again here)."
+    if fate:
+        return f"From revision {revision}, where it was still undecided."
+    return ""
 
 
 @dataclass

@@ -1,5 +1,7 @@
 // Keyboard for the plan page: an editor adjudicates a whole plan without the mouse.
-// j/k move between entries, a/r/m/e/u/c press the current entry's buttons, ? shows the keys.
+// j/k move between entries, n/p between the entries that need a person, a/r/m/e/u/c press the
+// current entry's buttons, ? shows the keys. Text selected in the document pane, then e, opens
+// the current entry's edit form with the selection's offsets filled in and previewed.
 // Every key only presses a button or link that is on the page, so it does nothing a click
 // could not, and nothing at all for someone without decision buttons.
 (function () {
@@ -78,6 +80,103 @@
     }
   }
 
+  // The next (step 1) or previous (-1) entry still in adjudication's way.
+  function moveToNeeded(step) {
+    const list = rows();
+    const index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
+    for (let i = index + step; i >= 0 && i < list.length; i += step) {
+      if (list[i].hasAttribute("data-needs-you")) {
+        setCurrent(entryIdOf(list[i]));
+        return;
+      }
+    }
+    const left = list.filter(function (row) { return row.hasAttribute("data-needs-you"); }).length;
+    announce(left === 0 ? "No entry needs you." :
+      (step > 0 ? "No entry after this one needs you." : "No entry before this one needs you."));
+  }
+
+  // --- the document pane's text, as offsets ---------------------------------------------------
+  // The pane draws the document's text once, in order (a region per entry); marks, end signs and
+  // "not found" notes are drawn around it and are not part of it.
+  const DECORATION = ".seg-mark, .seg-end, .not-found";
+  let selectedSpan = null;
+
+  function pane() {
+    return document.querySelector(".doc-text");
+  }
+
+  function textNodes() {
+    const root = pane();
+    const nodes = [];
+    if (!root) return nodes;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.closest(DECORATION)) nodes.push(node);
+    }
+    return nodes;
+  }
+
+  // The document offset of a point (node, offset) in the pane.
+  function offsetAt(node, offset) {
+    const probe = document.createRange();
+    probe.setStart(pane(), 0);
+    probe.setEnd(node, offset);
+    let total = 0;
+    for (const text of textNodes()) {
+      if (text === node) return total + offset;
+      if (probe.comparePoint(text, text.length) !== 0) break;
+      total += text.length;
+    }
+    return total;
+  }
+
+  function selectionSpan() {
+    const selection = window.getSelection();
+    const root = pane();
+    if (!root || !selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
+    const range = selection.getRangeAt(0);
+    if (!root.contains(range.startContainer) || !root.contains(range.endContainer)) return null;
+    const start = offsetAt(range.startContainer, range.startOffset);
+    const end = offsetAt(range.endContainer, range.endOffset);
+    return end > start ? { start: start, end: end } : null;
+  }
+
+  function documentText() {
+    return textNodes().map(function (node) { return node.data; }).join("");
+  }
+
+  function oneLine(text) {
+    return text.replace(/\s+/g, " ");
+  }
+
+  // What the edit form's start and end would cut, shown before anything is saved.
+  function previewSpan(form) {
+    const preview = form.querySelector("[data-span-preview]");
+    const start = parseInt(form.querySelector('[name="start"]').value, 10);
+    const end = parseInt(form.querySelector('[name="end"]').value, 10);
+    if (!preview) return;
+    const text = documentText();
+    if (!(start >= 0 && end > start && end <= text.length)) {
+      preview.textContent = "";
+      return;
+    }
+    const context = 40;
+    preview.textContent =
+      "New span " + start + "–" + end + " (" + (end - start) + " characters).\n" +
+      "Starts: …" + oneLine(text.slice(Math.max(0, start - context), start)) + " ⟦" +
+      oneLine(text.slice(start, start + context)) + "…\n" +
+      "Ends: …" + oneLine(text.slice(Math.max(start, end - context), end)) + "⟧ " +
+      oneLine(text.slice(end, end + context)) + "…";
+  }
+
+  function fillSelection(form) {
+    if (!selectedSpan || !form) return;
+    form.querySelector('[name="start"]').value = selectedSpan.start;
+    form.querySelector('[name="end"]').value = selectedSpan.end;
+    selectedSpan = null;
+    previewSpan(form);
+  }
+
   function press(action) {
     const row = rowOf(currentId);
     if (!row) return;
@@ -90,6 +189,8 @@
     }
     keyboardAction = true;
     announce("");
+    // e with text selected in the document: the edit form opens with the selection's offsets.
+    if (action === "edit") selectedSpan = selectionSpan();
     control.click();
     if (ADVANCING.has(action)) move(1);
   }
@@ -133,6 +234,9 @@
     } else if (key === "j" || key === "k") {
       event.preventDefault();
       move(key === "j" ? 1 : -1);
+    } else if (key === "n" || key === "p") {
+      event.preventDefault();
+      moveToNeeded(key === "n" ? 1 : -1);
     } else if (ACTION_KEYS[key]) {
       event.preventDefault();
       press(ACTION_KEYS[key]);
@@ -142,7 +246,9 @@
   // A click on a row, or on a span or its mark in the text, makes that entry current.
   document.addEventListener("click", function (event) {
     const target = event.target.closest("#entry-list > .entry, .seg[id], .seg-mark[id]");
-    if (target && !event.target.closest("button, a[hx-get]")) {
+    // Selecting text in the document keeps the current entry: the selection is for it.
+    const selecting = target && target.closest(".doc-text") && !window.getSelection().isCollapsed;
+    if (target && !selecting && !event.target.closest("button, a[hx-get]")) {
       if (target.classList.contains("seg-mark")) event.preventDefault();
       setCurrent(entryIdOf(target), { scroll: !target.classList.contains("entry") });
     }
@@ -172,7 +278,19 @@
 
   // After htmx swaps a row (or the counters), keep one current entry, keep focus on it, and
   // when the plan has just become ready hand the keyboard to "Adjudicate plan".
+  // The edit form previews its boundaries as they are typed.
+  document.addEventListener("input", function (event) {
+    const form = event.target.closest && event.target.closest("[data-edit-form]");
+    if (form && (event.target.name === "start" || event.target.name === "end")) previewSpan(form);
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
+    const editForm = document.querySelector(".entry.editing [data-edit-form]");
+    if (editForm && selectedSpan) {
+      fillSelection(editForm);
+    } else if (editForm) {
+      previewSpan(editForm);
+    }
     const editing = document.querySelector(".entry.editing [data-autofocus]");
     if (editing && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) {
       // The form came back with a question (snap to a paragraph boundary?) or an error: put the

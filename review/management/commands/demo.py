@@ -2,7 +2,9 @@
 
 Idempotent: a second run finds everything in place and creates nothing. Plans are
 left undecided for the editor to adjudicate; a few cases and answers are decided
-once, so the dashboards have recent decisions to show.
+once, so the dashboards have recent decisions to show. The building code has a second
+revision (a changed paragraph, a moved section, a new one and a removed one), with the
+first revision's plan carried onto it.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from django.db import transaction
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.revisions import add_revision
 from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
+from review.adapters.documents import sha256_of
 from review.adapters.plans import propose_document
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
-from review.models import Answer, Case
+from review.models import Answer, Case, Document
 from review.permissions import EDITORS, MODERATORS, READERS
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
@@ -66,6 +70,16 @@ DOCUMENTS = (
 
 
 @dataclass(frozen=True)
+class DemoRevision:
+    document: str  # the demo file of the revision before
+    file: str  # the revised file, stored under the document's own name
+    by: str
+
+
+REVISIONS = (DemoRevision("byggteknisk-brann.md", "byggteknisk-brann-revisjon-2.md", "editor"),)
+
+
+@dataclass(frozen=True)
 class DemoDecision:
     kind: str  # "case" or "answer"
     object_id: str
@@ -104,6 +118,8 @@ class Command(BaseCommand):
             users = {user.username: self.ensure_user(user) for user in USERS}
             for document in DOCUMENTS:
                 self.propose(document)
+            for revision in REVISIONS:
+                self.revise(revision, users[revision.by])
             self.import_jsonl("cases.jsonl", import_cases, Case)
             self.import_jsonl("answers.jsonl", import_answers, Answer)
             for decision in DECISIONS:
@@ -143,6 +159,22 @@ class Command(BaseCommand):
         self.say(
             getattr(plan, "created", False),
             f"plan {plan.pk} for {demo.file}{shown}: {plan.entries.count()} entries",
+        )
+
+    def revise(self, demo: DemoRevision, actor) -> None:
+        earlier = Document.objects.get(sha256=sha256_of((DEMO_DATA / demo.document).read_bytes()))
+        data = (DEMO_DATA / demo.file).read_bytes()
+        existing = Document.objects.filter(sha256=sha256_of(data)).first()
+        if existing is not None:
+            self.say(False, f"revision {existing.revision} of {demo.document} ({demo.file})")
+            return
+        revised = add_revision(earlier, demo.document, data, actor=actor)
+        plan = revised.plan
+        self.say(
+            True,
+            f"revision {revised.revision.revision} of {demo.document} ({demo.file}), plan "
+            f"{plan.carried_from_id} carried as plan {plan.pk}: "
+            f"{plan.entries.counts().need_you} of {plan.entries.count()} entries need you",
         )
 
     def import_jsonl(self, file: str, importer, model) -> None:

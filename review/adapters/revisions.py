@@ -1,0 +1,258 @@
+"""Revisions: a document's new bytes stored as a document of their own, and a plan's rows
+carried onto them (`grounding.revisions.carry_plan` says where each entry now stands).
+
+The carried plan is a plan like any other: its payload is a valid proposal for the new
+revision's bytes, every entry marked PROPOSED, and its rows say what was carried. Which rows
+keep their decision is `review.actions.revisions`' to write, through `review.decisions`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from grounding.anchors import Anchor, make_anchor
+from grounding.extract import ExtractError
+from grounding.propose import NothingToPropose, ProposalError, propose_plan
+from grounding.revisions import DOUBTFUL, KEPT, NEW, CarriedEntry, carry_plan
+from grounding.segmentation import (
+    PROPOSED_MARKER,
+    PlanEntry,
+    PlanError,
+    parse_segmentation_plan,
+)
+from review.adapters.documents import sha256_of, store_document
+from review.adapters.errors import ImportRefused
+from review.models import Decision, Document, Entry, Plan
+
+State = Entry.State
+
+
+def latest_revision(document: Document) -> Document:
+    """The newest revision in `document`'s line (the document itself if none follows it)."""
+    while True:
+        following = Document.objects.filter(revision_of=document).first()
+        if following is None:
+            return document
+        document = following
+
+
+def store_revision(previous: Document, name: str, data: bytes) -> Document:
+    """The next revision of `previous`, stored with its own bytes, hash and text; refused
+    (ImportRefused, nothing stored) when `previous` already has a next revision or these
+    bytes are already stored."""
+    following = Document.objects.filter(revision_of=previous).first()
+    if following is not None:
+        raise ImportRefused(
+            f"{previous.label} already has a next revision (document {following.pk}, revision "
+            f"{following.revision}); add the new revision to the latest one"
+        )
+    if isinstance(data, bytes | bytearray | memoryview):
+        existing = Document.objects.filter(sha256=sha256_of(bytes(data))).first()
+        if existing is not None:
+            raise ImportRefused(
+                f"these bytes are already stored as document {existing.pk} ({existing.label}): "
+                "a revision must change something"
+            )
+    try:
+        # A savepoint: a revision uploaded at the same moment by someone else wins, and this
+        # one is refused as if it had come second.
+        with transaction.atomic():
+            revision = store_document(name, data)
+            revision.revision_of = previous
+            revision.revision = previous.revision + 1
+            revision.save(update_fields=["revision_of", "revision"])
+    except IntegrityError as error:
+        raise ImportRefused(
+            f"{previous.label} was given a next revision at the same moment; reload and add "
+            "yours to the latest one"
+        ) from error
+    return revision
+
+
+def plan_to_carry(document: Document) -> Plan | None:
+    """The latest plan of `document`, open or adjudicated: the one a revision carries on."""
+    return Plan.objects.filter(document=document).order_by("-created_at", "-pk").first()
+
+
+@dataclass(frozen=True)
+class CarriedRow:
+    """An entry row of the carried plan, and the decision it keeps (None: it keeps none)."""
+
+    entry: Entry
+    kept: Decision | None = None
+
+
+def carried_plan(
+    plan: Plan, revision: Document, *, uploader
+) -> tuple[Plan | None, list[CarriedRow]]:
+    """A new open plan for `revision` with every entry of `plan` relocated on its text (one
+    `relocate` for the whole plan) and the proposer's entries for new text. The rows come
+    back with the earlier decision each one may keep; nothing is decided here. No plan when
+    nothing is left to carry or propose (the whole text was replaced by text with no
+    structure): a plan of no entries is no plan."""
+    old_text, new_text = plan.document.text, revision.text
+    old_entries = list(plan.entries.select_related("decided_by").order_by("position"))
+    carrying = carry_plan(
+        old_text,
+        new_text,
+        [Anchor(entry.quote, entry.prefix, entry.suffix) for entry in old_entries],
+        [(entry.span_start, entry.span_end) for entry in old_entries],
+        _proposals(plan, revision),
+    )
+    latest = _latest_decisions(old_entries)
+    paths = {old_entries[item.source].path for item in carrying.entries if item.source is not None}
+    raw_entries, rows = [], []
+    for position, item in enumerate(carrying.entries):
+        old = old_entries[item.source] if item.source is not None else None
+        raw = _raw_entry(item, old, new_text, paths)
+        raw_entries.append(raw)
+        rows.append(_row(position, item, old, raw, latest, rows, plan))
+    if not rows:
+        return None, []
+    payload = {
+        "source_sha256": revision.sha256,
+        "extractor_id": revision.extractor_id,
+        "extractor_version": revision.extractor_version,
+        "proposed_by": plan.proposed_by,
+        "adjudicated": False,
+        "entries": raw_entries,
+    }
+    try:
+        parse_segmentation_plan(payload, new_text)
+    except PlanError as error:
+        raise ImportRefused(
+            f"the carried plan is not a plan for {revision.label}: {error}"
+        ) from error
+    gone = [
+        {"entry": old_entries[index].pk, "path": old_entries[index].path,
+         "title": old_entries[index].title, "state": old_entries[index].state}
+        for index in carrying.gone
+    ]  # fmt: skip
+    options = {
+        key: plan.options[key]
+        for key in ("max_segment_chars", "path_prefix")
+        if key in plan.options
+    }
+    options |= {"carried_by": getattr(uploader, "username", ""), "gone": gone}
+    row = Plan.objects.create(
+        document=revision,
+        source_sha256=revision.sha256,
+        extractor_id=revision.extractor_id,
+        extractor_version=revision.extractor_version,
+        proposed_by=plan.proposed_by,
+        options=options,
+        original_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n",
+        carried_from=plan,
+    )
+    for carried in rows:
+        carried.entry.plan = row
+    Entry.objects.bulk_create([carried.entry for carried in rows])
+    return row, rows
+
+
+def _proposals(plan: Plan, revision: Document) -> list[PlanEntry]:
+    """The proposer's entries for the new bytes, with the options the old plan was proposed
+    with; none when it finds nothing to propose there."""
+    try:
+        payload = propose_plan(
+            revision.name,
+            bytes(revision.data),
+            max_segment_chars=int(plan.options.get("max_segment_chars") or 0),
+            path_prefix=str(plan.options.get("path_prefix") or ""),
+        )
+    except (NothingToPropose, ProposalError, ExtractError):
+        return []
+    return list(parse_segmentation_plan(payload, revision.text).entries)
+
+
+def _latest_decisions(entries: list[Entry]) -> dict[str, Decision]:
+    """Each entry's latest decision (the one that gave it its state), in one query."""
+    rows = Decision.objects.filter(
+        object_type="entry", object_id__in=[str(entry.pk) for entry in entries]
+    ).order_by("at", "pk")
+    return {row.object_id: row for row in rows}
+
+
+def _raw_entry(item: CarriedEntry, old: Entry | None, text: str, paths: set[str]) -> dict:
+    if old is None:
+        entry = item.entry
+        path = _free_path(entry.path, paths)
+        paths.add(path)
+        return {**entry.to_dict(), "path": path}
+    start, end = item.span
+    return {
+        "path": old.path,
+        "title": old.title,
+        "span": [start, end],
+        "anchor": make_anchor(text, start, end).to_dict(),
+        "derived": [PROPOSED_MARKER, *(old.rules or [])],
+    }
+
+
+def _free_path(path: str, taken: set[str]) -> str:
+    """`path`, or `path-2`, `path-3`…: the first no other entry of the plan has."""
+    candidate, number = path, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{path}-{number}"
+    return candidate
+
+
+def _row(position, item, old, raw, latest, rows, plan) -> CarriedRow:
+    anchor = raw["anchor"]
+    entry = Entry(
+        position=position,
+        path=raw["path"],
+        title=raw["title"],
+        span_start=item.span[0],
+        span_end=item.span[1],
+        quote=anchor["quote"],
+        prefix=anchor["prefix"],
+        suffix=anchor["suffix"],
+        rules=[name for name in raw["derived"] if name != PROPOSED_MARKER],
+        proposed=raw,
+        anchor_status=item.status,
+        anchor_score=item.score,
+    )
+    if old is None:
+        entry.carried = {"fate": NEW}
+        return CarriedRow(entry)
+    earlier = latest.get(str(old.pk))
+    entry.carried = {
+        "fate": item.fate,
+        "plan": plan.pk,
+        "revision": plan.document.revision,
+        "entry": old.pk,
+        "number": old.number,
+        "state": old.state,
+        "title": old.title,
+        "path": old.path,
+        "by": old.decided_by.username if old.decided_by_id else "",
+        "note": old.note,
+        "decision": earlier.pk if earlier else None,
+    }
+    if item.fate == DOUBTFUL:
+        # What the anchor quoted, so the page can show it against the text found there.
+        entry.quote, entry.prefix, entry.suffix = old.quote, old.prefix, old.suffix
+        return CarriedRow(entry)
+    if old.state == State.PROPOSED or not _keeps(item, old, rows):
+        if old.state != State.PROPOSED:
+            entry.carried["fate"] = DOUBTFUL
+        return CarriedRow(entry)
+    entry.state = old.state
+    entry.decided_by_id, entry.decided_at, entry.note = old.decided_by_id, old.decided_at, old.note
+    return CarriedRow(entry, kept=earlier)
+
+
+def _keeps(item: CarriedEntry, old: Entry, rows: list[CarriedRow]) -> bool:
+    """A decision placed beyond doubt stands, except a merge whose neighbour changed: it
+    meant joining the entry that stood before it."""
+    if item.fate != KEPT:
+        return False
+    if old.state != State.MERGED:
+        return True
+    previous = rows[-1].entry if rows else None
+    return item.follows_its_neighbour and previous is not None and previous.state != State.REJECTED
