@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Model
 
@@ -100,8 +101,8 @@ def _parse(number: int, raw: str) -> Line:
     except ValueError as exc:
         return Line(number, raw, problems=(f"not valid JSON: {exc}",))
     except RecursionError:
-        return Line(number, raw, problems=("not valid JSON: nested too deeply",))
-    problem = _string_problem(value)
+        return Line(number, raw, problems=(nested_too_deeply(),))
+    problem = depth_problem(value) or _string_problem(value)
     if problem:
         return Line(number, raw, problems=(problem,))
     return Line(number, raw, value=value)
@@ -116,6 +117,30 @@ def _finite_float(text: str) -> float:
     if math.isinf(number):
         raise ValueError(f"{text} is too large a number")
     return number
+
+
+def nested_too_deeply() -> str:
+    return (
+        f"nested too deeply (at most {settings.REVIEW_MAX_JSON_DEPTH} levels of lists and "
+        "objects are taken)"
+    )
+
+
+def depth_problem(value: Any) -> str | None:
+    """Lists and objects nested deeper than REVIEW_MAX_JSON_DEPTH: every reader after the
+    parser (the checks, the database's JSON) would recurse that deep. Counted without
+    recursion, so the count itself cannot overflow."""
+    limit = settings.REVIEW_MAX_JSON_DEPTH
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if not isinstance(item, dict | list):
+            continue
+        if depth > limit:
+            return nested_too_deeply()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return None
 
 
 def _string_problem(value: Any) -> str | None:
@@ -177,7 +202,13 @@ def import_lines(
     bad: dict[int, tuple[Line, list[str]]] = {}
     first_seen: dict[str, int] = {}
     seen_any = False
+    max_lines = settings.REVIEW_MAX_IMPORT_LINES
     for line in read_lines(lines):
+        if line.number > max_lines:
+            raise ImportRefused(
+                f"the file has more than {max_lines:,} lines; at most that many are taken in "
+                "one import (REVIEW_MAX_IMPORT_LINES): split it"
+            )
         seen_any = True
         if line.problems:
             bad[line.number] = (line, list(line.problems))
