@@ -179,11 +179,14 @@ def decisions_by(actor, limit: int) -> list[Decision]:
     return list(Decision.objects.filter(actor=actor).order_by("-at", "-pk")[:limit])
 
 
-def decisions_since(since=None) -> QuerySet[Decision]:
-    """The whole log oldest first, in the order decided; from `since` on, inclusive."""
+def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decision]:
+    """The whole log oldest first, in the order decided; from `since` on, inclusive; and
+    only what comes after the decision `after` in that order (a page's cursor)."""
     rows = Decision.objects.order_by("at", "pk")
     if since is not None:
         rows = rows.filter(at__gte=since)
+    if after is not None:
+        rows = rows.filter(Q(at__gt=after.at) | Q(at=after.at, pk__gt=after.pk))
     return rows
 
 
