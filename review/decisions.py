@@ -44,6 +44,14 @@ class ActionRefused(ValueError):
 # --- deciding ----------------------------------------------------------------------------
 
 
+def ensure_seen(obj: Model, expected_version: int) -> None:
+    """Raise StaleVersion unless `obj` is at the version the person saw. Every action asks
+    this before any refusal about the object's state: "already accepted" about a state the
+    person never saw is someone else's decision, a conflict (409), not a mistake (422)."""
+    if obj.version != expected_version:
+        raise StaleVersion(obj, latest_decision(obj))
+
+
 def decide(
     obj: Model,
     *,
