@@ -62,12 +62,29 @@ class ReviewAPI(NinjaAPI):
 
 
 class BearerKey(HttpBearer):
+    """The key's active user; with `may`, only a user the web's permission function lets
+    (403 otherwise), asked before the body is read, so a role that may not learns nothing
+    from how its body would have been judged."""
+
+    def __init__(self, may: Callable[[object], bool] | None = None, refusal: str = ""):
+        super().__init__()
+        self.may, self.refusal = may, refusal
+
     def authenticate(self, request: HttpRequest, token: str):
         digest = hashlib.sha256(token.encode()).hexdigest()
         found = ApiToken.objects.select_related("user").filter(key_sha256=digest).first()
         if found is None or not found.user.is_active:
             return None
+        if self.may is not None and not self.may(found.user):
+            raise PermissionDenied(self.refusal)
         return found.user
+
+
+EDITORS_PUSH_DOCUMENTS = BearerKey(can_decide_plans, "only Editors push documents")
+EDITORS_PROPOSE = BearerKey(can_decide_plans, "only Editors propose plans")
+EDITORS_IMPORT_PLANS = BearerKey(can_decide_plans, "only Editors import plans")
+MODERATORS_IMPORT_CASES = BearerKey(can_decide_cases, "only Moderators import cases")
+EDITORS_IMPORT_ANSWERS = BearerKey(can_decide_answers, "only Editors import answers")
 
 
 api = ReviewAPI(
@@ -263,13 +280,7 @@ def request_not_valid(request: HttpRequest, error: ValidationError) -> HttpRespo
     return _refusal(request, ImportRefused(problems), 422)
 
 
-# --- who may, and what exists ---------------------------------------------------------------
-
-
-def _allowed(request: HttpRequest, may: Callable[[object], bool], refusal: str) -> None:
-    """The web views' own permission check, on the token's user."""
-    if not may(request.auth):
-        raise PermissionDenied(refusal)
+# --- what exists ---------------------------------------------------------------------------
 
 
 def _found(queryset, what: str, pk: int):
@@ -372,11 +383,11 @@ def _page(request: HttpRequest, rows: list, page: PageIn) -> dict:
 
 @api.post(
     "/documents",
+    auth=EDITORS_PUSH_DOCUMENTS,
     response=answers({200: DocumentOut, 201: DocumentOut}, 403, 422),
     summary="Store a document (multipart field 'file'); 200 when these bytes are already stored",
 )
 def post_document(request: HttpRequest, file: File[UploadedFile]):
-    _allowed(request, can_decide_plans, "only Editors push documents")
     if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
         raise HttpError(413, upload_limit_message(file.size))
     data = file.read()
@@ -387,11 +398,11 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
 
 @api.post(
     "/documents/{document_id}/propose",
+    auth=EDITORS_PROPOSE,
     response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
     summary="Run the proposer on a stored document; 200 when that plan already exists",
 )
 def propose(request: HttpRequest, document_id: int, options: ProposeIn):
-    _allowed(request, can_decide_plans, "only Editors propose plans")
     document = _found(Document.objects.only("name", "data"), "document", document_id)
     # Nothing to propose is a refusal like any other here: 422, and nothing stored.
     plan = propose_document(
@@ -406,6 +417,7 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
 
 @api.post(
     "/documents/{document_id}/plans",
+    auth=EDITORS_IMPORT_PLANS,
     response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
     summary="Import a plan proposed elsewhere (the request body is the plan's JSON)",
     openapi_extra={
@@ -416,7 +428,6 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
     },
 )
 def post_plan(request: HttpRequest, document_id: int):
-    _allowed(request, can_decide_plans, "only Editors import plans")
     document = _found(Document.objects.all(), "document", document_id)
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
@@ -492,21 +503,21 @@ def _import_out(result: ImportResult) -> dict:
 
 @api.post(
     "/cases",
+    auth=MODERATORS_IMPORT_CASES,
     summary="Import moderation cases (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
 def post_cases(request: HttpRequest, skip_invalid: bool = False):
-    _allowed(request, can_decide_cases, "only Moderators import cases")
     return _import_out(import_cases(request.body, skip_invalid=skip_invalid))
 
 
 @api.post(
     "/answers",
+    auth=EDITORS_IMPORT_ANSWERS,
     summary="Import answers (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
 def post_answers(request: HttpRequest, skip_invalid: bool = False):
-    _allowed(request, can_decide_answers, "only Editors import answers")
     return _import_out(import_answers(request.body, skip_invalid=skip_invalid))
 
 

@@ -103,3 +103,14 @@ def test_the_refusal_names_the_role_that_may(document_id) -> None:
 
     assert post_cases(reader, document_id).json()["detail"] == "only Moderators import cases"
     assert post_answers(reader, document_id).json()["detail"] == "only Editors import answers"
+
+
+def test_a_role_that_may_not_is_refused_before_its_body_is_judged(document_id) -> None:
+    reader = client_as("reader")
+
+    no_file = reader.post("/api/documents")
+    not_json = reader.post(
+        f"/api/documents/{document_id}/propose", "{", content_type="application/json"
+    )
+
+    assert (no_file.status_code, not_json.status_code) == (403, 403)
