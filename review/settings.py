@@ -110,6 +110,8 @@ REVIEW_MAX_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_UPLOAD_BYTES", 10 * 102
 # A cap on proposed segments is 0 (none) or at least this many characters: a cap of 1 turns
 # one document into thousands of entries.
 REVIEW_MIN_SEGMENT_CHARS = 200
+# A document's extracted text: a compressed PDF can inflate far past its upload size.
+REVIEW_MAX_DOCUMENT_CHARS = 10_000_000
 REVIEW_MAX_PLAN_ENTRIES = 5000
 REVIEW_MAX_IMPORT_LINES = 10000
 # JSON nested deeper than this is refused (Python's parser would fail at about 1,000 levels).

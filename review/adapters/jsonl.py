@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -117,6 +118,22 @@ def _finite_float(text: str) -> float:
     if math.isinf(number):
         raise ValueError(f"{text} is too large a number")
     return number
+
+
+# Embeddings, overrides and isolates: in a name or a title they make it read differently from
+# what it is ("invoice\u202Efdp.md" shows as "invoicepdf.md"). Refused where a person reads
+# a string as a label; free text keeps them (right-to-left writing may need them).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def bidi_problem(value: str) -> str | None:
+    for index, char in enumerate(value):
+        if char in BIDI_CONTROLS:
+            return (
+                f"holds the bidirectional control {unicodedata.name(char)} (U+{ord(char):04X}) "
+                f"at character {index}, which makes it display differently from what it is"
+            )
+    return None
 
 
 def nested_too_deeply() -> str:
@@ -342,6 +359,9 @@ class Checker:
             return None
         if identifier and not _IDENTIFIER.fullmatch(value):
             self.fail(path, f"{value!r} must be one word, without spaces")
+            return None
+        if identifier and (problem := bidi_problem(value)):
+            self.fail(path, problem)
             return None
         if max_length is not None and len(value) > max_length:
             self.fail(path, f"is {len(value)} characters long; the most allowed is {max_length}")

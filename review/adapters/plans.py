@@ -51,7 +51,7 @@ from grounding.segmentation import (
 )
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
-from review.adapters.jsonl import _string_problem, depth_problem, nested_too_deeply
+from review.adapters.jsonl import _string_problem, bidi_problem, depth_problem, nested_too_deeply
 from review.models import Document, Entry, Plan
 
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
@@ -235,16 +235,21 @@ def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, text: str
 
 
 def _check_fits_columns(plan: SegmentationPlan) -> None:
+    """What the rows cannot hold, and titles that would display as something else."""
     problems = [
         f"field {name!r} is longer than {limit} characters"
         for name, limit in PLAN_FIELD_MAX.items()
         if len(getattr(plan, name)) > limit
-    ] + [
-        f"entry #{index} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
-        for index, entry in enumerate(plan.entries)
-        for name, limit in TEXT_FIELD_MAX.items()
-        if len(getattr(entry, name)) > limit
     ]
+    for index, entry in enumerate(plan.entries):
+        where = f"entry #{index} ({entry.path[:60]!r})"
+        problems += [
+            f"{where}: field {name!r} is longer than {limit} characters"
+            for name, limit in TEXT_FIELD_MAX.items()
+            if len(getattr(entry, name)) > limit
+        ]
+        if problem := bidi_problem(entry.title):
+            problems.append(f"{where}: its title {problem}")
     if problems:
         raise ImportRefused(problems)
 
