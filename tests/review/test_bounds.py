@@ -19,7 +19,7 @@ from django.urls import reverse
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import import_plan, propose_document
-from review.models import Decision
+from review.models import Decision, Plan
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 from tests.builders.decisions import logged
@@ -298,3 +298,46 @@ def test_the_dashboard_counts_plans_without_a_distinct_over_their_payloads(clien
     distinct = [query["sql"] for query in queries if "DISTINCT" in query["sql"]]
     assert distinct
     assert not any("original_payload" in sql for sql in distinct)
+
+
+# --- NUL in a JSON body -------------------------------------------------------------------------
+
+
+def test_a_nul_in_the_path_prefix_is_refused_on_every_database_and_nothing_stored(api) -> None:
+    document = store_document("n500.md", CODE_TEXT.encode())
+    before = row_counts()
+
+    response = api.post(
+        f"/api/documents/{document.pk}/propose",
+        json.dumps({"path_prefix": "a\u0000b"}),
+        content_type="application/json",
+    )
+    with pytest.raises(ImportRefused, match="path-prefix holds the NUL character"):
+        propose_document("n500.md", CODE_TEXT.encode(), path_prefix="a\x00b")
+
+    assert response.status_code == 422
+    assert response.json()["problems"] == ["path-prefix holds the NUL character (\\u0000)"]
+    assert row_counts() == before
+
+
+@pytest.mark.parametrize("body", ["[]", "1", '"max_segment_chars"', "null"])
+def test_a_propose_body_that_is_not_an_object_is_refused(api, body: str) -> None:
+    document = store_document("n500.md", CODE_TEXT.encode())
+
+    response = api.post(
+        f"/api/documents/{document.pk}/propose", body, content_type="application/json"
+    )
+
+    assert response.status_code == 422
+    assert response.json()["problems"] == ["body.options: the body must be a JSON object"]
+    assert not Plan.objects.exists()
+
+
+def test_a_missing_plan_is_a_json_404_naming_it(api) -> None:
+    response = api.get("/api/plans/999")
+
+    assert response.status_code == 404
+    assert response.json() == {
+        "detail": "there is no plan 999",
+        "problems": ["there is no plan 999"],
+    }
