@@ -4,23 +4,35 @@ Every operation needs `Authorization: Bearer <key>` (a key from `manage.py
 create_api_token`); only the key's SHA-256 is stored. There is no session and so no CSRF.
 The schema is at /api/openapi.json, open to all.
 
-Validation and error messages are the commands' own: both call `review.adapters`. A refusal
-answers {"detail": "...", "problems": ["...", ...]}: 422 for input that cannot be imported,
-409 for a plan that cannot be exported yet.
+Roles are the web's own (`review.permissions`): pushing documents and plans and importing
+answers needs an Editor, importing cases a Moderator; any token may read. Staff may do all.
+
+Validation and error messages are the commands' own: both call `review.adapters`. Every
+refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
+read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
+nothing there, 409 for a plan that cannot be exported yet, 413 for a body over the upload
+limit, 422 for input that cannot be imported.
+
+Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next` the URL of
+the following page (null on the last).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
-from ninja import File, NinjaAPI, Schema, Status, UploadedFile
-from ninja.errors import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_GET
+from ninja import Field, File, NinjaAPI, Query, Schema, Status, UploadedFile
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
+from pydantic import ConfigDict, model_validator
 
 from review.actions.revisions import add_revision
 from review.adapters.answers import import_answers
@@ -36,8 +48,14 @@ from review.adapters.plans import (
 )
 from review.decisions import decisions_since
 from review.insights import Filters, insights
-from review.models import ApiToken, Document, Plan
-from review.permissions import can_read_insights
+from review.middleware import upload_limit_message
+from review.models import ApiToken, Decision, Document, Plan
+from review.permissions import (
+    can_decide_answers,
+    can_decide_cases,
+    can_decide_plans,
+    can_read_insights,
+)
 
 
 class ReviewAPI(NinjaAPI):
@@ -47,17 +65,41 @@ class ReviewAPI(NinjaAPI):
     def _get_urls(self):
         patterns = super()._get_urls()
         for pattern in patterns:
+            if pattern.name == "openapi-json":
+                # django-ninja serves the schema to any method; a POST is a mistake.
+                pattern.callback = require_GET(pattern.callback)
             login_not_required(pattern.callback)
         return patterns
 
 
 class BearerKey(HttpBearer):
+    """The key's active user; with `may`, only a user the web's permission function lets
+    (403 otherwise), asked before the body is read, so a role that may not learns nothing
+    from how its body would have been judged."""
+
+    def __init__(self, may: Callable[[object], bool] | None = None, refusal: str = ""):
+        super().__init__()
+        self.may, self.refusal = may, refusal
+
     def authenticate(self, request: HttpRequest, token: str):
         digest = hashlib.sha256(token.encode()).hexdigest()
         found = ApiToken.objects.select_related("user").filter(key_sha256=digest).first()
         if found is None or not found.user.is_active:
             return None
+        if self.may is not None and not self.may(found.user):
+            raise PermissionDenied(self.refusal)
         return found.user
+
+
+EDITORS_PUSH_DOCUMENTS = BearerKey(can_decide_plans, "only Editors push documents")
+EDITORS_PROPOSE = BearerKey(can_decide_plans, "only Editors propose plans")
+EDITORS_IMPORT_PLANS = BearerKey(can_decide_plans, "only Editors import plans")
+MODERATORS_IMPORT_CASES = BearerKey(can_decide_cases, "only Moderators import cases")
+EDITORS_IMPORT_ANSWERS = BearerKey(can_decide_answers, "only Editors import answers")
+EDITORS_PUSH_REVISIONS = BearerKey(can_decide_plans, "only Editors push revisions")
+INSIGHTS_READERS = BearerKey(
+    can_read_insights, "the insights are for editors, moderators and curators"
+)
 
 
 api = ReviewAPI(
@@ -93,8 +135,18 @@ class DocumentOut(Schema):
 
 
 class ProposeIn(Schema):
+    # An unknown key is a typo that would otherwise be ignored without a word.
+    model_config = ConfigDict(extra="forbid")
+
     max_segment_chars: int = 0
     path_prefix: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, value):
+        if not isinstance(value, dict) and not hasattr(value, "__dict__"):
+            raise ValueError("the body must be a JSON object")
+        return value
 
 
 class AnchorOut(Schema):
@@ -181,6 +233,27 @@ class DecisionOut(Schema):
     undoes: int | None
 
 
+class PlanPage(Schema):
+    items: list[PlanSummaryOut]
+    next: str | None = Field(description="the following page's URL; null on the last page")
+
+
+class DecisionPage(Schema):
+    items: list[DecisionOut]
+    next: str | None = Field(description="the following page's URL; null on the last page")
+
+
+class PageIn(Schema):
+    after: int | None = Field(None, description="the last id of the page before")
+    limit: int = Field(100, ge=1, le=settings.REVIEW_API_PAGE_MAX)
+
+
+def answers(ok: dict, *refusals: int) -> dict:
+    """An operation's answers: what it returns, its own refusals, and those any operation
+    may give (a request that cannot be read, no valid token, a body over the limit)."""
+    return ok | {status: Refusal for status in (400, 401, 413, *refusals)}
+
+
 # --- errors -------------------------------------------------------------------------------
 
 
@@ -200,14 +273,53 @@ def plan_not_adjudicable(request: HttpRequest, error: PlanNotAdjudicable) -> Htt
     return _refusal(request, error, 409)
 
 
+@api.exception_handler(AuthenticationError)
+def not_authenticated(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
+    return _refusal(
+        request,
+        ImportRefused(
+            "a valid API key is required: send 'Authorization: Bearer <key>' with a key from "
+            "manage.py create_api_token, of an active user"
+        ),
+        401,
+    )
+
+
+@api.exception_handler(PermissionDenied)
+def not_permitted(request: HttpRequest, error: PermissionDenied) -> HttpResponse:
+    return _refusal(request, ImportRefused(str(error)), 403)
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
+    return _refusal(request, ImportRefused(str(error) or "not found"), 404)
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    # What django-ninja refuses itself, e.g. a body that is not JSON.
+    return _refusal(request, ImportRefused(str(error)), error.status_code)
+
+
 @api.exception_handler(ValidationError)
 def request_not_valid(request: HttpRequest, error: ValidationError) -> HttpResponse:
     # The same shape as every other refusal: one line per problem, naming where it is.
     problems = [
-        f"{'.'.join(str(part) for part in item.get('loc', ()))}: {item.get('msg', 'invalid')}"
+        f"{'.'.join(str(part) for part in item.get('loc', ()))}: "
+        f"{item.get('msg', 'invalid').removeprefix('Value error, ')}"
         for item in error.errors
     ]
     return _refusal(request, ImportRefused(problems), 422)
+
+
+# --- what exists ---------------------------------------------------------------------------
+
+
+def _found(queryset, what: str, pk: int):
+    found = queryset.filter(pk=pk).first()
+    if found is None:
+        raise Http404(f"there is no {what} {pk}")
+    return found
 
 
 # --- documents and plans ------------------------------------------------------------------
@@ -273,16 +385,45 @@ def _plan_out(plan: Plan) -> dict:
     }
 
 
-def _plans() -> object:
-    return Plan.objects.select_related("document", "adjudicated_by")
+# What a plan's summary reads: not the document's bytes or text, not the plan's payloads.
+SUMMARY_FIELDS = (
+    "document__name",
+    *(
+        field.name
+        for field in Plan._meta.concrete_fields
+        if field.name not in ("original_payload", "adjudicated_payload")
+    ),
+)
+
+
+def _plans():
+    return Plan.objects.select_related("document", "adjudicated_by").only(
+        *SUMMARY_FIELDS, "adjudicated_by__username"
+    )
+
+
+def _page(request: HttpRequest, rows: list, page: PageIn) -> dict:
+    """One page of `rows` (fetched one longer than the limit, to know whether more follow)."""
+    more = len(rows) > page.limit
+    rows = rows[: page.limit]
+    following = None
+    if more:
+        query = request.GET.copy()
+        query["after"] = str(rows[-1].pk)
+        query["limit"] = str(page.limit)
+        following = f"{request.path}?{query.urlencode()}"
+    return {"rows": rows, "next": following}
 
 
 @api.post(
     "/documents",
-    response={200: DocumentOut, 201: DocumentOut, 422: Refusal},
+    auth=EDITORS_PUSH_DOCUMENTS,
+    response=answers({200: DocumentOut, 201: DocumentOut}, 403, 422),
     summary="Store a document (multipart field 'file'); 200 when these bytes are already stored",
 )
 def post_document(request: HttpRequest, file: File[UploadedFile]):
+    if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
+        raise HttpError(413, upload_limit_message(file.size))
     data = file.read()
     already = Document.objects.filter(sha256=hashlib.sha256(data).hexdigest()).exists()
     document = store_document(file.name or "", data)
@@ -291,11 +432,12 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
 
 @api.post(
     "/documents/{document_id}/propose",
-    response={200: PlanOut, 201: PlanOut, 404: Refusal, 422: Refusal},
+    auth=EDITORS_PROPOSE,
+    response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
     summary="Run the proposer on a stored document; 200 when that plan already exists",
 )
 def propose(request: HttpRequest, document_id: int, options: ProposeIn):
-    document = get_object_or_404(Document, pk=document_id)
+    document = _found(Document.objects.only("name", "data"), "document", document_id)
     # Nothing to propose is a refusal like any other here: 422, and nothing stored.
     plan = propose_document(
         document.name,
@@ -309,7 +451,8 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
 
 @api.post(
     "/documents/{document_id}/plans",
-    response={200: PlanOut, 201: PlanOut, 404: Refusal, 422: Refusal},
+    auth=EDITORS_IMPORT_PLANS,
+    response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
     summary="Import a plan proposed elsewhere (the request body is the plan's JSON)",
     openapi_extra={
         "requestBody": {
@@ -319,7 +462,7 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
     },
 )
 def post_plan(request: HttpRequest, document_id: int):
-    document = get_object_or_404(Document, pk=document_id)
+    document = _found(Document.objects.all(), "document", document_id)
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, _plan_out(plan))
@@ -327,12 +470,15 @@ def post_plan(request: HttpRequest, document_id: int):
 
 @api.post(
     "/documents/{document_id}/revisions",
-    response={201: RevisionOut, 404: Refusal, 422: Refusal},
+    auth=EDITORS_PUSH_REVISIONS,
+    response=answers({201: RevisionOut}, 403, 404, 422),
     summary="Store the next revision of a document (multipart field 'file') and carry its "
     "latest plan onto it",
 )
 def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFile]):
-    document = get_object_or_404(Document, pk=document_id)
+    if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
+        raise HttpError(413, upload_limit_message(file.size))
+    document = _found(Document.objects.all(), "document", document_id)
     revised = add_revision(document, file.name or "", file.read(), actor=request.auth)
     plan = revised.plan
     return Status(
@@ -347,28 +493,44 @@ def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFil
     )
 
 
-@api.get("/plans", response=list[PlanSummaryOut], summary="Plans, newest first")
-def list_plans(request: HttpRequest, document_id: int | None = None, status: str | None = None):
-    plans = _plans()
+@api.get(
+    "/plans",
+    response=answers({200: PlanPage}, 422),
+    summary="Plans, newest first, a page at a time",
+)
+def list_plans(
+    request: HttpRequest,
+    page: Query[PageIn],
+    document_id: int | None = None,
+    status: Plan.Status | None = None,
+):
+    plans = _plans().order_by("-pk")
     if document_id is not None:
         plans = plans.filter(document_id=document_id)
     if status:
         plans = plans.filter(status=status)
-    return [_plan_summary(plan) for plan in plans]
+    if page.after is not None:
+        plans = plans.filter(pk__lt=page.after)
+    shown = _page(request, list(plans[: page.limit + 1]), page)
+    return {"items": [_plan_summary(plan) for plan in shown["rows"]], "next": shown["next"]}
 
 
-@api.get("/plans/{plan_id}", response={200: PlanOut, 404: Refusal}, summary="A plan's entries")
+@api.get(
+    "/plans/{plan_id}",
+    response=answers({200: PlanOut}, 404, 422),
+    summary="A plan's entries",
+)
 def get_plan(request: HttpRequest, plan_id: int):
-    return _plan_out(get_object_or_404(_plans(), pk=plan_id))
+    return _plan_out(_found(_plans(), "plan", plan_id))
 
 
 @api.get(
     "/plans/{plan_id}/export",
-    response={200: dict, 404: Refusal, 409: Refusal},
+    response=answers({200: dict}, 404, 409, 422),
     summary="The adjudicated plan's JSON; 409 naming the undecided entries otherwise",
 )
 def get_plan_export(request: HttpRequest, plan_id: int):
-    plan = get_object_or_404(Plan, pk=plan_id)
+    plan = _found(Plan.objects.defer("original_payload"), "plan", plan_id)
     # The frozen text itself, byte for byte, not a re-serialisation of it.
     return HttpResponse(export_plan(plan), content_type="application/json; charset=utf-8")
 
@@ -377,7 +539,7 @@ def get_plan_export(request: HttpRequest, plan_id: int):
 
 # What the two JSON-lines imports declare alike: their answers and their request body.
 _JSONL_IMPORT = {
-    "response": {200: ImportOut, 422: Refusal},
+    "response": answers({200: ImportOut}, 403, 422),
     "openapi_extra": {
         "requestBody": {
             "required": True,
@@ -400,6 +562,7 @@ def _import_out(result: ImportResult) -> dict:
 
 @api.post(
     "/cases",
+    auth=MODERATORS_IMPORT_CASES,
     summary="Import moderation cases (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
@@ -409,6 +572,7 @@ def post_cases(request: HttpRequest, skip_invalid: bool = False):
 
 @api.post(
     "/answers",
+    auth=EDITORS_IMPORT_ANSWERS,
     summary="Import answers (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
@@ -418,12 +582,20 @@ def post_answers(request: HttpRequest, skip_invalid: bool = False):
 
 @api.get(
     "/decisions",
-    response={200: list[DecisionOut], 422: Refusal},
-    summary="The decision log, oldest first; since= a date or ISO date and time (inclusive)",
+    response=answers({200: DecisionPage}, 422),
+    summary="The decision log, oldest first, a page at a time; since= a date or ISO date and "
+    "time (inclusive)",
 )
-def list_decisions(request: HttpRequest, since: str | None = None):
+def list_decisions(request: HttpRequest, page: Query[PageIn], since: str | None = None):
     moment = parse_since(since) if since else None
-    return [decision_as_dict(row) for row in decisions_since(moment)]
+    after = None
+    if page.after is not None:
+        after = Decision.objects.only("at").filter(pk=page.after).first()
+        if after is None:
+            raise ImportRefused(f"after: there is no decision {page.after}")
+    rows = decisions_since(moment, after)
+    shown = _page(request, list(rows[: page.limit + 1]), page)
+    return {"items": [decision_as_dict(row) for row in shown["rows"]], "next": shown["next"]}
 
 
 # --- insights -----------------------------------------------------------------------------
@@ -431,7 +603,8 @@ def list_decisions(request: HttpRequest, since: str | None = None):
 
 @api.get(
     "/insights",
-    response={200: dict, 403: Refusal},
+    auth=INSIGHTS_READERS,
+    response=answers({200: dict}, 403, 422),
     url_name="insights",
     summary="What the decisions teach: the rules' ledger, the validator's reasons, "
     "finalization, week by week (the /insights/ page's figures)",
@@ -444,9 +617,6 @@ def get_insights(
     rule: str = "",
     weeks: int = 12,
 ):
-    if not can_read_insights(request.auth):
-        refusal = "the insights are for editors, moderators and curators"
-        return Status(403, {"detail": refusal, "problems": [refusal]})
     query = {"version": version, "model": model, "rule": rule, "weeks": str(weeks)}
     if document is not None:
         query["document"] = str(document)

@@ -44,6 +44,14 @@ class ActionRefused(ValueError):
 # --- deciding ----------------------------------------------------------------------------
 
 
+def ensure_seen(obj: Model, expected_version: int) -> None:
+    """Raise StaleVersion unless `obj` is at the version the person saw. Every action asks
+    this before any refusal about the object's state: "already accepted" about a state the
+    person never saw is someone else's decision, a conflict (409), not a mistake (422)."""
+    if obj.version != expected_version:
+        raise StaleVersion(obj, latest_decision(obj))
+
+
 def decide(
     obj: Model,
     *,
@@ -179,11 +187,14 @@ def decisions_by(actor, limit: int) -> list[Decision]:
     return list(Decision.objects.filter(actor=actor).order_by("-at", "-pk")[:limit])
 
 
-def decisions_since(since=None) -> QuerySet[Decision]:
-    """The whole log oldest first, in the order decided; from `since` on, inclusive."""
+def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decision]:
+    """The whole log oldest first, in the order decided; from `since` on, inclusive; and
+    only what comes after the decision `after` in that order (a page's cursor)."""
     rows = Decision.objects.order_by("at", "pk")
     if since is not None:
         rows = rows.filter(at__gte=since)
+    if after is not None:
+        rows = rows.filter(Q(at__gt=after.at) | Q(at=after.at, pk__gt=after.pk))
     return rows
 
 

@@ -1,13 +1,55 @@
-"""Refuse a form post or a query holding the NUL character, naming the field: PostgreSQL
-cannot store or compare it in text, so a note, a title or a list filter with one would
-otherwise fail as a server error (on SQLite it would be kept, and differ between the two)."""
+"""Requests refused before any view reads them, each with a message naming what is wrong:
+JSON `{"detail", "problems"}` under the API, plain text elsewhere.
+
+- RefuseOversizedBodies: a body longer than REVIEW_MAX_UPLOAD_BYTES answers 413 naming the
+  limit, before anything reads it (a 60 MB upload would otherwise be held in memory, parsed
+  and proposed on).
+- RefuseNulInForms: a form post or a query holding the NUL character, naming the field:
+  PostgreSQL cannot store or compare it in text, so a note, a title or a list filter with one
+  would otherwise fail as a server error (on SQLite it would be kept, and differ between the
+  two).
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(reverse("api:openapi-json").removesuffix("openapi.json"))
+
+
+def refusal(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    """The API's refusal shape under /api/, a plain-text one elsewhere."""
+    if is_api(request):
+        return JsonResponse({"detail": message, "problems": [message]}, status=status)
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+
+
+def upload_limit_message(size: int | None = None) -> str:
+    limit = settings.REVIEW_MAX_UPLOAD_BYTES
+    sent = f" this one is {size:,} bytes;" if size is not None else ""
+    return (
+        f"the request is too large:{sent} at most {limit:,} bytes "
+        f"({limit / 1024 / 1024:.0f} MiB) are taken (REVIEW_MAX_UPLOAD_BYTES)"
+    )
+
+
+class RefuseOversizedBodies(MiddlewareMixin):
+    # process_request runs before any middleware's process_view, where CSRF reads the form.
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            size = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return refusal(request, 400, "the Content-Length header is not a number")
+        if size > settings.REVIEW_MAX_UPLOAD_BYTES:
+            return refusal(request, 413, upload_limit_message(size))
+        return None
 
 
 class RefuseNulInForms(MiddlewareMixin):
@@ -18,8 +60,10 @@ class RefuseNulInForms(MiddlewareMixin):
             fields = [*fields, *request.POST.lists()]
         for name, values in fields:
             if any("\x00" in value for value in values):
-                return HttpResponseBadRequest(
-                    f"The field {name!r} holds the NUL character (\\u0000), which cannot be "
-                    "stored or searched for; remove it and send the request again."
+                return refusal(
+                    request,
+                    400,
+                    f"the field {name!r} holds the NUL character (\\u0000), which cannot be "
+                    "stored or searched for; remove it and send the request again",
                 )
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.decisions import ActionRefused, record_decision, undo_latest
+from review.decisions import ActionRefused, ensure_seen, record_decision, undo_latest
 from review.models import Answer, Decision
 
 
@@ -37,7 +37,8 @@ def decide_answer(
     answer: Answer, name: str, *, actor, expected_version: int, note: str = ""
 ) -> Decision:
     action = STATE_ACTIONS[name]
-    if answer.state == action.state and answer.version == expected_version:
+    ensure_seen(answer, expected_version)
+    if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
     return record_decision(
         answer,
@@ -51,4 +52,5 @@ def decide_answer(
 
 
 def undo_answer(answer: Answer, *, actor, expected_version: int) -> Decision:
+    ensure_seen(answer, expected_version)
     return undo_latest(answer, actor=actor, expected_version=expected_version, action="answer.undo")

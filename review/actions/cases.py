@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.decisions import (
-    ActionRefused,
-    StaleVersion,
-    latest_decision,
-    record_decision,
-    undo_latest,
-)
+from review.decisions import ActionRefused, ensure_seen, record_decision, undo_latest
 from review.models import Case, Decision
 
 
@@ -43,10 +37,9 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     """Record a moderator's verdict. Raises StaleVersion when the case moved on."""
     action = VERDICT_ACTIONS[name]
     note = note.strip()
-    if case.version != expected_version:
-        # The refusal below redraws the panel at the case's version now: a verdict the
-        # moderator never saw is a conflict first, or the next submit would overwrite it.
-        raise StaleVersion(case, latest_decision(case))
+    # The refusal below redraws the panel at the case's version now: a verdict the
+    # moderator never saw is a conflict first, or the next submit would overwrite it.
+    ensure_seen(case, expected_version)
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
     return record_decision(
@@ -61,4 +54,5 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
 
 
 def undo_case(case: Case, *, actor, expected_version: int) -> Decision:
+    ensure_seen(case, expected_version)
     return undo_latest(case, actor=actor, expected_version=expected_version, action="case.undo")

@@ -21,11 +21,10 @@ from grounding.placement import proposed_span_now
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import (
     ActionRefused,
-    StaleVersion,
     decide,
     decided_by,
+    ensure_seen,
     last_undoable,
-    latest_decision,
     record_decision,
     undo_latest,
 )
@@ -169,6 +168,7 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
 
 def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     _ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
     state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
     if entry.state == state:
@@ -185,6 +185,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
 
 def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     _ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
     if entry.state == State.REJECTED:
         raise ActionRefused("This entry is already rejected.")
     following = _following(entry)
@@ -205,6 +206,7 @@ def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
 def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     """Merge the entry into the one before it."""
     _ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
     if entry.state == State.MERGED:
         raise ActionRefused("This entry is already merged into the one before it.")
     previous = _previous(entry)
@@ -229,6 +231,7 @@ def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = ""
     """The editor has looked at a fuzzy, ambiguous or orphaned anchor's span and says it is
     right; the anchor is re-made from the text at that span so the export replays exactly."""
     _ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
     if not entry.anchor_in_doubt:
         raise ActionRefused("This entry's anchor needs no confirming.")
     text = entry.plan.document_text
@@ -255,6 +258,7 @@ def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = ""
 
 def undo_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     _ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
     return undo_latest(
         entry,
         actor=actor,
@@ -325,10 +329,9 @@ class EditRequest:
 
 def edit_entry(entry: Entry, request: EditRequest, *, actor, expected_version: int) -> Decision:
     _ensure_open(entry.plan)
-    if expected_version != entry.version:
-        # Offers and field errors redraw the form at the entry's version now: one the editor
-        # never saw is a conflict first, or the next submit would overwrite it unseen.
-        raise StaleVersion(entry, latest_decision(entry))
+    # Offers and field errors redraw the form at the entry's version now: one the editor
+    # never saw is a conflict first, or the next submit would overwrite it unseen.
+    ensure_seen(entry, expected_version)
     text = entry.plan.document_text
     title, path, start, end = _checked_edit(entry, request, text)
     if not request.keep_boundaries:

@@ -11,7 +11,7 @@ from django.utils import timezone
 from review.actions.entries import FROZEN, accept_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
-from review.decisions import ActionRefused, decide
+from review.decisions import ActionRefused, decide, ensure_seen
 from review.insights import rule_record
 from review.models import Decision, Entry, Plan
 
@@ -72,6 +72,8 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         # Hold the rows still while the payload is made from them.
         entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
         current = Plan.objects.select_for_update().select_related("document").get(pk=plan.pk)
+        # Adjudicated by someone else since the page was drawn: their decision, a conflict.
+        ensure_seen(current, expected_version)
         if not current.is_open:
             raise PlanNotAdjudicable(
                 f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "

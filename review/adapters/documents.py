@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import PurePosixPath, PureWindowsPath
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from grounding.extract import (
@@ -15,6 +16,7 @@ from grounding.extract import (
     extract_text,
 )
 from review.adapters.errors import ImportRefused
+from review.adapters.jsonl import bidi_problem
 from review.models import Document
 
 NAME_MAX_CHARS = Document._meta.get_field("name").max_length
@@ -31,6 +33,8 @@ def document_name(name: str) -> str:
         raise ImportRefused(f"{name!r} names no file")
     if len(base) > NAME_MAX_CHARS:
         raise ImportRefused(f"the file name is longer than {NAME_MAX_CHARS} characters")
+    if problem := bidi_problem(base):
+        raise ImportRefused(f"the file name {problem}")
     return base
 
 
@@ -58,6 +62,13 @@ def store_document(name: str, data: bytes) -> Document:
         raise ImportRefused(str(error)) from error
     if not text.strip():
         raise ImportRefused(f"{name} holds no text (only whitespace was extracted from it)")
+    most = settings.REVIEW_MAX_DOCUMENT_CHARS
+    if len(text) > most:
+        # A compressed PDF can hold far more text than its bytes suggest.
+        raise ImportRefused(
+            f"{name}: its text is {len(text):,} characters; at most {most:,} are taken "
+            "(REVIEW_MAX_DOCUMENT_CHARS)"
+        )
     nul = text.find("\x00")
     if nul >= 0:
         # PostgreSQL cannot store it in text; refused on every database alike.

@@ -12,10 +12,12 @@ import hashlib
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Model
 
@@ -100,8 +102,8 @@ def _parse(number: int, raw: str) -> Line:
     except ValueError as exc:
         return Line(number, raw, problems=(f"not valid JSON: {exc}",))
     except RecursionError:
-        return Line(number, raw, problems=("not valid JSON: nested too deeply",))
-    problem = _string_problem(value)
+        return Line(number, raw, problems=(nested_too_deeply(),))
+    problem = depth_problem(value) or _string_problem(value)
     if problem:
         return Line(number, raw, problems=(problem,))
     return Line(number, raw, value=value)
@@ -116,6 +118,46 @@ def _finite_float(text: str) -> float:
     if math.isinf(number):
         raise ValueError(f"{text} is too large a number")
     return number
+
+
+# Embeddings, overrides and isolates: in a name or a title they make it read differently from
+# what it is ("invoice\u202Efdp.md" shows as "invoicepdf.md"). Refused where a person reads
+# a string as a label; free text keeps them (right-to-left writing may need them).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def bidi_problem(value: str) -> str | None:
+    for index, char in enumerate(value):
+        if char in BIDI_CONTROLS:
+            return (
+                f"holds the bidirectional control {unicodedata.name(char)} (U+{ord(char):04X}) "
+                f"at character {index}, which makes it display differently from what it is"
+            )
+    return None
+
+
+def nested_too_deeply() -> str:
+    return (
+        f"nested too deeply (at most {settings.REVIEW_MAX_JSON_DEPTH} levels of lists and "
+        "objects are taken)"
+    )
+
+
+def depth_problem(value: Any) -> str | None:
+    """Lists and objects nested deeper than REVIEW_MAX_JSON_DEPTH: every reader after the
+    parser (the checks, the database's JSON) would recurse that deep. Counted without
+    recursion, so the count itself cannot overflow."""
+    limit = settings.REVIEW_MAX_JSON_DEPTH
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if not isinstance(item, dict | list):
+            continue
+        if depth > limit:
+            return nested_too_deeply()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return None
 
 
 def _string_problem(value: Any) -> str | None:
@@ -177,7 +219,13 @@ def import_lines(
     bad: dict[int, tuple[Line, list[str]]] = {}
     first_seen: dict[str, int] = {}
     seen_any = False
+    max_lines = settings.REVIEW_MAX_IMPORT_LINES
     for line in read_lines(lines):
+        if line.number > max_lines:
+            raise ImportRefused(
+                f"the file has more than {max_lines:,} lines; at most that many are taken in "
+                "one import (REVIEW_MAX_IMPORT_LINES): split it"
+            )
         seen_any = True
         if line.problems:
             bad[line.number] = (line, list(line.problems))
@@ -311,6 +359,9 @@ class Checker:
             return None
         if identifier and not _IDENTIFIER.fullmatch(value):
             self.fail(path, f"{value!r} must be one word, without spaces")
+            return None
+        if identifier and (problem := bidi_problem(value)):
+            self.fail(path, problem)
             return None
         if max_length is not None and len(value) > max_length:
             self.fail(path, f"is {len(value)} characters long; the most allowed is {max_length}")

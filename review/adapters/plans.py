@@ -31,6 +31,7 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -51,7 +52,7 @@ from grounding.segmentation import (
 )
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
-from review.adapters.jsonl import _string_problem
+from review.adapters.jsonl import _string_problem, bidi_problem, depth_problem, nested_too_deeply
 from review.models import Document, Entry, Plan
 
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
@@ -81,6 +82,7 @@ def propose_document(
 
     Proposing the same bytes with the same options again returns the plan already made.
     """
+    _check_options(max_segment_chars, path_prefix)
     with transaction.atomic():
         document = store_document(name, data)
         try:
@@ -97,9 +99,31 @@ def propose_document(
             ) from nothing
         except (ProposalError, ExtractError, PlanError) as error:
             raise ImportRefused(f"{document.name}: {error}") from error
+        _check_entry_count(len(payload["entries"]), "the proposal")
         text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
         options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
         return _store_plan(document, text, payload, options=options, actor=actor)
+
+
+def _check_options(max_segment_chars: int, path_prefix: str) -> None:
+    """What the proposer would accept but the app will not store or cannot afford."""
+    least = settings.REVIEW_MIN_SEGMENT_CHARS
+    if isinstance(max_segment_chars, int) and 0 < max_segment_chars < least:
+        raise ImportRefused(
+            f"max-segment-chars must be 0 (no cap) or at least {least}, not {max_segment_chars}"
+        )
+    if isinstance(path_prefix, str) and "\x00" in path_prefix:
+        raise ImportRefused("path-prefix holds the NUL character (\\u0000)")
+
+
+def _check_entry_count(count: int, what: str) -> None:
+    most = settings.REVIEW_MAX_PLAN_ENTRIES
+    if count > most:
+        raise ImportRefused(
+            f"{what} has {count:,} entries; at most {most:,} are taken in one plan "
+            "(REVIEW_MAX_PLAN_ENTRIES): propose with a larger max-segment-chars or split the "
+            "document"
+        )
 
 
 def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
@@ -123,8 +147,15 @@ def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
         raise ImportRefused(
             f"the plan is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"
         ) from error
+    except RecursionError as error:
+        raise ImportRefused(f"the plan is {nested_too_deeply()}") from error
     if not isinstance(payload, dict):
         raise ImportRefused(f"the plan must be a JSON object, not {_json_kind(payload)}")
+    if isinstance(payload.get("entries"), list):
+        _check_entry_count(len(payload["entries"]), "the plan")
+    too_deep = depth_problem(payload)
+    if too_deep:
+        raise ImportRefused(f"the plan is {too_deep}")
     unstorable = _string_problem(payload)
     if unstorable:
         raise ImportRefused(f"the plan cannot be stored: {unstorable}")
@@ -212,16 +243,21 @@ def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, location:
 
 
 def _check_fits_columns(plan: SegmentationPlan) -> None:
+    """What the rows cannot hold, and titles that would display as something else."""
     problems = [
         f"field {name!r} is longer than {limit} characters"
         for name, limit in PLAN_FIELD_MAX.items()
         if len(getattr(plan, name)) > limit
-    ] + [
-        f"entry #{index} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
-        for index, entry in enumerate(plan.entries)
-        for name, limit in TEXT_FIELD_MAX.items()
-        if len(getattr(entry, name)) > limit
     ]
+    for index, entry in enumerate(plan.entries):
+        where = f"entry #{index} ({entry.path[:60]!r})"
+        problems += [
+            f"{where}: field {name!r} is longer than {limit} characters"
+            for name, limit in TEXT_FIELD_MAX.items()
+            if len(getattr(entry, name)) > limit
+        ]
+        if problem := bidi_problem(entry.title):
+            problems.append(f"{where}: its title {problem}")
     if problems:
         raise ImportRefused(problems)
 

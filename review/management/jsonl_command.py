@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, write_rejects
-from review.management.commands._common import REFUSED
+from review.management.commands._common import REFUSED, read_bytes
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -49,10 +49,7 @@ class JsonlImportCommand(BaseCommand):
                 f"{target} is the file being imported; choose another --rejects-out",
                 returncode=REFUSED,
             )
-        try:
-            data = file.read_bytes()
-        except OSError as exc:
-            raise CommandError(f"cannot read {file}: {exc.strerror}", returncode=REFUSED) from exc
+        data = read_bytes(file, "file")
         try:
             result = self.import_file(data, skip_invalid=skip_invalid)
         except ImportRefused as exc:

@@ -1,12 +1,12 @@
 """The actions on one entry of a plan: Accept, Reject, Merge into previous, Confirm anchor,
 Undo and Edit. Each is one POST recording one decision; over htmx it answers with the entry's
 row and, out of band, its span in the document and the plan's counters; without htmx it
-redirects back to the entry. A stale version gets 409 with the entry as it is now.
+redirects back to the entry. A stale version gets 409 with the entry as it is now; a refusal
+422 with the reason (the row over htmx, the plan's page above the entry without).
 """
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,7 +27,7 @@ from review.models import Decision, Entry
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
-from review.views.plan import PLAN_TEMPLATE, entry_url, row_context
+from review.views.plan import PLAN_TEMPLATE, entry_url, plan_page, row_context
 from review.views.presenters import EntryRow, Region, region
 
 
@@ -139,8 +139,7 @@ def _redraw(
     if status == 409:
         context = row_context(request, plan) | {"entry": entry, "latest": conflict}
         return render(request, "review/plans/conflict.html", context, status=409)
-    messages.error(request, message)
-    return redirect(entry_url(entry))
+    return plan_page(request, plan, refusal=message, current=entry.pk, status=422)
 
 
 def _entry_fragments(

@@ -72,7 +72,21 @@ def row_context(request: HttpRequest, plan: Plan) -> dict:
 
 @require_GET
 def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    plan = get_plan_for_user(request, pk)
+    return plan_page(request, get_plan_for_user(request, pk))
+
+
+def plan_page(
+    request: HttpRequest,
+    plan: Plan,
+    *,
+    refusal: str = "",
+    current: int | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The plan's page; with a `refusal`, shown above it, as a plain form's refused decision
+    answers (422), at the entry it was about."""
+    if refusal:
+        messages.error(request, refusal)
     entries = list(plan.entries.defer("proposed").order_by("position"))
     undoable = undoable_entry_ids(plan)
     deciders = _usernames({entry.decided_by_id for entry in entries})
@@ -95,10 +109,10 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": list(zip(rows, regions, strict=True)),
         "lead": lead,
         "counts": PlanCounts.of_entries(entries),
-        "current_id": _current_entry_id(request, entries),
+        "current_id": current or _current_entry_id(request, entries),
         "rule_counts": _proposed_rule_counts(entries),
     }
-    return render(request, PLAN_TEMPLATE, context)
+    return render(request, PLAN_TEMPLATE, context, status=status)
 
 
 def _proposed_rule_counts(entries: list[Entry]) -> list[tuple[str, int]]:
@@ -204,12 +218,10 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
         if refused.blockers:
-            messages.error(
-                request, "Not adjudicated yet: " + "; ".join(refused.blockers.summary()) + "."
-            )
+            reason = "Not adjudicated yet: " + "; ".join(refused.blockers.summary()) + "."
         else:
-            messages.error(request, "Not adjudicated: " + "; ".join(refused.problems))
-        return redirect("plan", pk=plan.pk)
+            reason = "Not adjudicated: " + "; ".join(refused.problems)
+        return plan_page(request, plan, refusal=reason, status=422)
     messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
     return redirect(f"{plan_url(plan.pk)}?adjudicated=1")
 

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from review.models import ApiToken
 
 API_KEY = "a-test-key-for-the-pipeline"
+# A pipeline that pushes every kind of proposal needs both roles that may.
+PIPELINE_GROUPS = ("Editors", "Moderators")
 
 
-def pipeline_user(key: str = API_KEY) -> User:
-    user = User.objects.create_user("pipeline")
+def pipeline_user(
+    key: str = API_KEY, groups: tuple[str, ...] = PIPELINE_GROUPS, username: str = "pipeline"
+) -> User:
+    user = User.objects.create_user(username)
+    for name in groups:
+        user.groups.add(Group.objects.get_or_create(name=name)[0])
     ApiToken.objects.create(
         user=user, name="ci", key_sha256=hashlib.sha256(key.encode()).hexdigest()
     )

@@ -172,7 +172,7 @@ def test_decisions_are_pulled_oldest_first_with_every_field(api: Client) -> None
     earlier = logged("case.uphold", "2026-12-01T10:00:00+00:00")
     undo = logged("case.undo", "2026-12-03T10:00:00+00:00", undoes=later)
 
-    rows = api.get("/api/decisions").json()
+    rows = api.get("/api/decisions").json()["items"]
 
     assert [row["id"] for row in rows] == [earlier.pk, later.pk, undo.pk]
     assert rows[1] == {
@@ -194,8 +194,8 @@ def test_decisions_since_a_moment_leave_out_what_came_before(api: Client) -> Non
     logged("case.uphold", "2026-12-01T10:00:00+00:00")
     kept = logged("case.overturn", "2026-12-02T00:00:00+00:00")
 
-    by_date = api.get("/api/decisions?since=2026-12-02").json()
-    by_time = api.get("/api/decisions", {"since": "2026-12-02T01:00:00+01:00"}).json()
+    by_date = api.get("/api/decisions?since=2026-12-02").json()["items"]
+    by_time = api.get("/api/decisions", {"since": "2026-12-02T01:00:00+01:00"}).json()["items"]
 
     assert [row["id"] for row in by_date] == [kept.pk]
     assert [row["id"] for row in by_time] == [kept.pk]

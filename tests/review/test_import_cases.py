@@ -346,4 +346,15 @@ def test_values_no_database_can_store_are_refused_alike_on_every_database(fragme
 def test_json_nested_beyond_reason_is_refused_not_crashed_on():
     deep = '{"case_id": "c-1", "content": ' + "[" * 100_000 + "]" * 100_000 + "}"
 
-    assert refusal(jsonl(deep)) == ["line 1: not valid JSON: nested too deeply"]
+    (problem,) = refusal(jsonl(deep))
+    assert problem.startswith("line 1: nested too deeply (at most ")
+
+
+def test_json_nested_past_the_depth_limit_but_within_the_parsers_is_refused(settings):
+    settings.REVIEW_MAX_JSON_DEPTH = 8
+    within = '{"case_id": "c-1", "content": ' + "[" * 6 + "]" * 6 + "}"
+    beyond = '{"case_id": "c-1", "content": ' + "[" * 8 + "]" * 8 + "}"
+
+    assert "nested too deeply" not in " ".join(refusal(jsonl(within)))
+    (problem,) = refusal(jsonl(beyond))
+    assert problem == "line 1: nested too deeply (at most 8 levels of lists and objects are taken)"

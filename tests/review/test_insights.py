@@ -200,10 +200,10 @@ def test_the_page_shows_a_rules_record_to_an_editor_and_refuses_a_reader(client,
     assert client.get("/insights/").status_code == 403
 
 
-def test_the_api_gives_the_same_figures_and_refuses_a_token_without_a_role():
+def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():
     plan = make_plan(4)
     decide_rows(plan, "accepted")
-    user = pipeline_user()
+    user = pipeline_user(groups=("Readers",))
     api = api_client()
     assert api.get("/api/insights").status_code == 403
     user.groups.add(Group.objects.get_or_create(name="Moderators")[0])

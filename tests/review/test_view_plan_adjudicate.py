@@ -60,11 +60,13 @@ def test_a_plan_with_proposed_entries_is_not_adjudicated(client, editor) -> None
     plan = make_plan(2)
     client.force_login(editor)
     response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
-    assert response.status_code == 302
+    # A refusal is the plan's page with the reason, 422 (it was a redirect with a flash).
+    assert response.status_code == 422
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
-    body = client.get(response["Location"]).content.decode()
+    body = response.content.decode()
     assert "still proposed" in body
+    assert 'id="plan-counters"' in body
 
 
 def test_an_unconfirmed_fuzzy_anchor_blocks_adjudication(client, editor) -> None:

@@ -10,6 +10,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import CommandError
 
 # Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
@@ -26,13 +27,24 @@ def refusal(error: Exception, returncode: int = REFUSED) -> CommandError:
     return CommandError(f"refused ({len(problems)} problems):\n{listed}", returncode=returncode)
 
 
-def read_bytes(path: str, what: str) -> bytes:
+def read_bytes(path: str | Path, what: str) -> bytes:
+    """The file's bytes, if it is no larger than the upload limit every door keeps."""
+    limit = settings.REVIEW_MAX_UPLOAD_BYTES
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            # One byte past the limit is enough to know it is too large, without reading it all.
+            data = handle.read(limit + 1)
     except OSError as error:
         raise CommandError(
             f"cannot read {what} {path}: {error.strerror or error}", returncode=REFUSED
         ) from error
+    if len(data) > limit:
+        raise CommandError(
+            f"refused: {what} {path} is larger than {limit:,} bytes, the most taken "
+            "(REVIEW_MAX_UPLOAD_BYTES)",
+            returncode=REFUSED,
+        )
+    return data
 
 
 def write_atomically(path: str | Path, chunks: Iterable[str]) -> None:

@@ -1,0 +1,275 @@
+"""Every URL pattern × every kind of person × GET and POST, against one table of what each
+may do. The table is the access rules written down: a route added without a row fails here,
+so nobody adds a door without saying who may open it.
+
+People: anonymous (no session; no token on the API), a signed-in user with no role, a
+Reader, a Moderator, an Editor, and staff (no group: staff may do everything). Outcomes:
+a status, or LOGIN (a redirect to the sign-in page). A POST carries no fields: an allowed
+person gets past the permission check and is refused for the empty form (400/422), which
+is how the table tells "may" from "may not" without changing anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.contrib.auth.models import Group, User
+from django.test import Client
+from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
+
+from review.adapters.documents import store_document
+from review.adapters.plans import propose_document
+from review.models import ApiToken
+from tests.builders.cases_answers import make_answer, make_case
+from tests.builders.plans import CODE_TEXT
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = ("anonymous", "no role", "reader", "moderator", "editor", "staff")
+GROUPS = {"reader": "Readers", "moderator": "Moderators", "editor": "Editors"}
+# A redirect to a sign-in page: the site's, or the admin's for someone who is not staff.
+LOGIN = "sent to sign in"
+# Staff in the admin: past the sign-in, and no server error (what a page then shows depends
+# on the model permissions the staff user holds, which the admin's own tests cover).
+ADMIN_INSIDE = "inside the admin"
+# The admin's catch-all for a mistyped address has no name.
+ADMIN_CATCH_ALL = "admin:None"
+
+
+def everyone(status: int) -> dict[str, int | str]:
+    """Any signed-in person gets `status`; anonymous is sent to sign in."""
+    return {"anonymous": LOGIN} | {person: status for person in PEOPLE[1:]}
+
+
+def only(allowed: set[str], status: int, *, otherwise: int = 403, anonymous=LOGIN) -> dict:
+    """Those `allowed` (and staff) get `status`, other signed-in people `otherwise`."""
+    return {"anonymous": anonymous} | {
+        person: status if person in allowed | {"staff"} else otherwise for person in PEOPLE[1:]
+    }
+
+
+def open_to_all(status: int) -> dict:
+    return dict.fromkeys(PEOPLE, status)
+
+
+def with_token(status: int) -> dict:
+    """The API: any valid token gets `status`; without one, 401."""
+    return {"anonymous": 401} | {person: status for person in PEOPLE[1:]}
+
+
+EDITORS, MODERATORS = {"editor"}, {"moderator"}
+
+# route name -> {method: {person: outcome}}
+MATRIX: dict[str, dict[str, dict]] = {
+    # The pages anyone signed in reads; POST is refused before anything is decided.
+    "dashboard": {"GET": everyone(200), "POST": everyone(405)},
+    "plans": {"GET": everyone(200), "POST": everyone(405)},
+    "plan": {"GET": everyone(200), "POST": everyone(405)},
+    "plan-history": {"GET": everyone(200), "POST": everyone(405)},
+    # An open plan has nothing to export yet: 409 for every reader alike.
+    "plan-export": {"GET": everyone(409), "POST": everyone(405)},
+    # A plain GET of one row sends the reader to the row on the plan's page.
+    "entry": {"GET": everyone(302), "POST": everyone(405)},
+    "cases": {"GET": everyone(200), "POST": everyone(405)},
+    "case": {"GET": everyone(200), "POST": everyone(405)},
+    "answers": {"GET": everyone(200), "POST": everyone(405)},
+    "answer": {"GET": everyone(200), "POST": everyone(405)},
+    # Editors decide plans: an empty upload is a form with errors (422), an empty decision
+    # one that does not say which version was seen (400).
+    "plan-upload-document": {"GET": everyone(405), "POST": only(EDITORS, 422)},
+    "plan-upload-plan": {"GET": everyone(405), "POST": only(EDITORS, 422)},
+    "plan-accept-rule": {"GET": only(EDITORS, 200), "POST": only(EDITORS, 422)},
+    "plan-adjudicate": {"GET": everyone(405), "POST": only(EDITORS, 400)},
+    "entry-edit": {"GET": only(EDITORS, 200), "POST": only(EDITORS, 400)},
+    "entry-decide": {"GET": everyone(405), "POST": only(EDITORS, 400)},
+    # Moderators decide cases; Editors publish answers.
+    "case-decide": {"GET": everyone(405), "POST": only(MODERATORS, 400)},
+    "case-undo": {"GET": everyone(405), "POST": only(MODERATORS, 400)},
+    "answer-decide": {"GET": everyone(405), "POST": only(EDITORS, 400)},
+    "answer-undo": {"GET": everyone(405), "POST": only(EDITORS, 400)},
+    # What the decisions teach: for those who decide, not for readers.
+    "insights": {"GET": only(EDITORS | MODERATORS, 200), "POST": everyone(405)},
+    # A document's revisions: anyone reads them; Editors upload the next one.
+    "revision": {"GET": everyone(200), "POST": everyone(405)},
+    "revision-upload": {"GET": everyone(405), "POST": only(EDITORS, 422)},
+    # Signing in and out (Django's own views; no password reset without mail).
+    "login": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    # Signing out is a POST, and ends at the sign-in page.
+    "logout": {"GET": everyone(405), "POST": open_to_all(LOGIN)},
+    # The API: a token, not a session. Writes need the role; the method is checked first.
+    "api:openapi-json": {"GET": open_to_all(200), "POST": open_to_all(405)},
+    "api:api-root": {"GET": open_to_all(404), "POST": open_to_all(404)},
+    "api:post_document": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:propose": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:post_plan": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:post_cases": {"GET": open_to_all(405), "POST": only(MODERATORS, 422, anonymous=401)},
+    "api:post_answers": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:list_plans": {"GET": with_token(200), "POST": open_to_all(405)},
+    "api:get_plan": {"GET": with_token(200), "POST": open_to_all(405)},
+    "api:get_plan_export": {"GET": with_token(409), "POST": open_to_all(405)},
+    "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
+    "api:post_revision": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:insights": {
+        "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
+        "POST": open_to_all(405),
+    },
+    # The admin's own sign-in: staff already signed in are sent on to the admin.
+    "admin:login": {
+        "GET": open_to_all(200) | {"staff": ADMIN_INSIDE},
+        "POST": open_to_all(200) | {"staff": ADMIN_INSIDE},
+    },
+    # Someone who is not staff is sent to the admin's front door; staff sign out by POST.
+    "admin:logout": {
+        "GET": {"anonymous": LOGIN} | dict.fromkeys(PEOPLE[1:5], 302) | {"staff": 405},
+        "POST": {"anonymous": LOGIN} | dict.fromkeys(PEOPLE[1:5], 302) | {"staff": LOGIN},
+    },
+}
+# Every other page of the admin: only staff get past its sign-in.
+ADMIN = {person: ADMIN_INSIDE if person == "staff" else LOGIN for person in PEOPLE}
+
+
+def route_names(patterns=None, namespace: str = "") -> list[str]:
+    names = []
+    for pattern in patterns if patterns is not None else get_resolver().url_patterns:
+        if isinstance(pattern, URLResolver):
+            inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
+            names += route_names(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern):
+            names.append(f"{namespace}{pattern.name}")
+    return names
+
+
+def expected(name: str, method: str, person: str):
+    if name.startswith("admin:") and name not in MATRIX:
+        return ADMIN[person]
+    return MATRIX[name][method][person]
+
+
+def test_every_route_has_a_row_and_every_row_a_route() -> None:
+    names = set(route_names())
+    ours = {name for name in names if not name.startswith("admin:")}
+
+    assert not any(name.endswith("None") for name in ours), "every route needs a name"
+    assert sorted(ours - set(MATRIX)) == [], "add these routes to MATRIX"
+    assert sorted(set(MATRIX) - names) == [], "these rows name no route"
+
+
+# --- the requests ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world() -> dict:
+    """One of everything a URL can name: an open plan with entries, a case, an answer."""
+    document = store_document("n500.md", CODE_TEXT.encode())
+    plan = propose_document("n500.md", CODE_TEXT.encode())
+    entry = plan.entries.order_by("position").first()
+    return {
+        "document": document,
+        "plan": plan,
+        "entry": entry,
+        "case": make_case(),
+        "answer": make_answer(),
+    }
+
+
+def url_of(name: str, world: dict) -> str:
+    pattern_kwargs = {
+        "plan": {"pk": world["plan"].pk},
+        "plan-history": {"pk": world["plan"].pk},
+        "plan-accept-rule": {"pk": world["plan"].pk},
+        "plan-adjudicate": {"pk": world["plan"].pk},
+        "plan-export": {"pk": world["plan"].pk},
+        "entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
+        "entry-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
+        "entry-decide": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk, "action": "accept"},
+        "case": {"pk": world["case"].pk},
+        "case-undo": {"pk": world["case"].pk},
+        "case-decide": {"pk": world["case"].pk, "action": "uphold"},
+        "answer": {"pk": world["answer"].pk},
+        "answer-undo": {"pk": world["answer"].pk},
+        "answer-decide": {"pk": world["answer"].pk, "action": "publish"},
+        "revision": {"pk": world["document"].pk},
+        "revision-upload": {"pk": world["document"].pk},
+        "api:post_revision": {"document_id": world["document"].pk},
+        "api:propose": {"document_id": world["document"].pk},
+        "api:post_plan": {"document_id": world["document"].pk},
+        "api:get_plan": {"plan_id": world["plan"].pk},
+        "api:get_plan_export": {"plan_id": world["plan"].pk},
+    }
+    if name == ADMIN_CATCH_ALL:
+        return reverse("admin:index") + "no-such-page/"
+    if name.startswith("admin:"):
+        return admin_url(name)
+    return reverse(name, kwargs=pattern_kwargs.get(name, {}))
+
+
+# What an admin URL may need; the first set its pattern takes is used.
+ADMIN_KWARGS = (
+    {},
+    {"object_id": 1},
+    {"app_label": "review"},
+    {"id": 1},
+    {"content_type_id": 1, "object_id": 1},
+)
+
+
+def admin_url(name: str) -> str:
+    for kwargs in ADMIN_KWARGS:
+        try:
+            return reverse(name, kwargs=kwargs)
+        except NoReverseMatch:
+            continue
+    raise AssertionError(f"no arguments found for {name}")
+
+
+def client_for(person: str, name: str) -> Client:
+    if person == "anonymous":
+        return Client()
+    user = User.objects.create_user(person.replace(" ", "-"), is_staff=person == "staff")
+    if person in GROUPS:
+        user.groups.add(Group.objects.get_or_create(name=GROUPS[person])[0])
+    if name.startswith("api:"):
+        key = f"key-of-{person}"
+        ApiToken.objects.create(
+            user=user, name="matrix", key_sha256=hashlib.sha256(key.encode()).hexdigest()
+        )
+        return Client(headers={"Authorization": f"Bearer {key}"})
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def outcome(response, wanted):
+    status = response.status_code
+    if status == 302:
+        target = response["Location"]
+        if target.startswith((reverse("login"), reverse("admin:login"))):
+            return LOGIN
+    if wanted == ADMIN_INSIDE and status < 500:
+        return ADMIN_INSIDE
+    return status
+
+
+CELLS = [
+    (name, method, person)
+    for name in sorted(set(route_names()))
+    for method in ("GET", "POST")
+    for person in PEOPLE
+]
+
+
+@pytest.mark.parametrize(("name", "method", "person"), CELLS)
+def test_each_person_gets_what_the_table_says(name, method, person, world) -> None:
+    client = client_for(person, name)
+    url = url_of(name, world)
+
+    if method == "GET":
+        response = client.get(url)
+    elif name.startswith("api:"):
+        response = client.post(url, "", content_type="application/json")
+    else:
+        response = client.post(url, {})
+
+    wanted = expected(name, method, person)
+    assert outcome(response, wanted) == wanted, response.content[:300]

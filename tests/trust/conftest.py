@@ -1,0 +1,177 @@
+"""A real server for the trust suite: gunicorn on a free loopback port, DEBUG off, on a
+database of its own (PostgreSQL when DATABASE_URL points at it, else a SQLite file), migrated
+and loaded with the demo data, its people signed up by `manage.py shell`.
+
+The server is a subprocess, so these tests reach it only over HTTP, as a reviewer or a
+pipeline would; they do not use pytest-django's database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTUP_SECONDS = 60
+
+# Run inside `manage.py shell`: the people of the trust suite, each with a key and a session
+# made here (signing fifty people in over HTTP would spend a minute hashing passwords).
+SIGN_UP = """
+import hashlib, json
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth.models import Group, User
+from django.contrib.sessions.backends.db import SessionStore
+from review.models import ApiToken
+sessions = {{}}
+for name, group, staff in json.loads('{people}'):
+    user = User.objects.create_user(name, is_staff=staff)
+    if group:
+        user.groups.add(Group.objects.get_or_create(name=group)[0])
+    ApiToken.objects.create(
+        user=user, name="trust", key_sha256=hashlib.sha256(f"key-{{name}}".encode()).hexdigest()
+    )
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    sessions[name] = session.session_key
+print(json.dumps(sessions))
+"""
+
+
+@dataclass
+class Server:
+    url: str
+    env: dict
+    # username -> session key: each reviewer signs in with a session of their own.
+    sessions: dict[str, str]
+
+    def key(self, username: str) -> str:
+        return f"key-{username}"
+
+    def manage(self, *args: str, stdin: str | None = None) -> str:
+        return manage(self.env, *args, stdin=stdin)
+
+
+def manage(env: dict, *args: str, stdin: str | None = None) -> str:
+    finished = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    if finished.returncode != 0:
+        raise AssertionError(f"manage.py {' '.join(args)} failed:\n{finished.stderr[-3000:]}")
+    return finished.stdout
+
+
+def is_postgres() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _maintenance(url: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/postgres"))
+
+
+def _create_database(tmp: Path) -> tuple[str, callable]:
+    """A database URL of the suite's own, and how to drop it afterwards."""
+    if not is_postgres():
+        return f"sqlite:///{tmp / 'trust.sqlite3'}", lambda: None
+    import psycopg
+
+    base = os.environ["DATABASE_URL"]
+    name = f"trust_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_maintenance(base), autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        with psycopg.connect(_maintenance(base), autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return urlunsplit(urlsplit(base)._replace(path=f"/{name}")), drop
+
+
+def people(editors: int, moderators: int) -> list[tuple[str, str, bool]]:
+    return (
+        [(f"editor-{n}", "Editors", False) for n in range(editors)]
+        + [(f"moderator-{n}", "Moderators", False) for n in range(moderators)]
+        + [("pipeline", "", True), ("reader-0", "Readers", False)]
+    )
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Server:
+    tmp = tmp_path_factory.mktemp("trust")
+    database_url, drop = _create_database(tmp)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "trust-suite-" + uuid.uuid4().hex,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+    }
+    process = None
+    try:
+        manage(env, "migrate", "--noinput")
+        manage(env, "demo")
+        sign_up = SIGN_UP.format(people=json.dumps(people(editors=25, moderators=25)))
+        sessions = json.loads(manage(env, "shell", "--no-imports", stdin=sign_up))
+        port = _free_port()
+        log = (tmp / "gunicorn.log").open("w")
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "gunicorn", "review.wsgi:application",
+                "--bind", f"127.0.0.1:{port}",
+                "--workers", "3", "--worker-class", "gthread", "--threads", "8",
+                "--timeout", "60", "--no-control-socket",
+            ],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_up(url, process, tmp / "gunicorn.log")
+        yield Server(url=url, env=env, sessions=sessions)
+    finally:
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        drop()
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"the server exited:\n{log.read_text()[-3000:]}")
+        try:
+            if requests.get(f"{url}/api/openapi.json", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"the server did not answer in {STARTUP_SECONDS} s")
