@@ -1,0 +1,382 @@
+"""Relocating the anchors of real plans across real revisions of documentation files.
+
+    .venv/bin/python benchmarks/bench_anchor_revisions.py
+
+The corpus (benchmarks/corpus/revisions, origins in its MANIFEST.md) holds twenty often-edited
+Markdown, reStructuredText and AsciiDoc files, each at a base revision and 1, 10 and 50
+revisions later: 60 pairs of old and new text, edited the way people edit documentation.
+
+The anchors are made as the app makes them, on the old text: the entries of the plan that
+grounding.propose proposes for it (Markdown by its headings; the others, which it reads as plain
+text, cut at paragraph boundaries into parts of at most 2,500 characters), and one anchor per
+paragraph (a run of non-blank lines), as an editor's entries would be. Each pair's anchors are
+relocated with one `relocate` call, hinted with their old offsets.
+
+The truth is an independent alignment of old to new text with difflib, which knows nothing of
+the anchors: lines first (SequenceMatcher, no junk heuristic), then the characters inside each
+replaced block, then lines that left their place (a line of at least 16 non-blank characters
+found exactly once among the deleted and once among the inserted lines is taken as moved).
+What became of each quote follows as in bench_anchors: its surviving characters, by their new
+offsets, clustered; "present" when one cluster holds at least 90 % of the quote with at most
+10 % of other text inside, "gone" when less than half survives, "broken" in between.
+
+What counts, per anchor:
+
+  - correct: present and placed (exact, moved or fuzzy) with both ends within 8 characters plus
+    1 % of the quote's length of the true ends; broken and fuzzy on what is left, or orphaned;
+    gone and orphaned.
+  - flagged: fuzzy or ambiguous; a person looks at it.
+  - orphaned while surviving: orphaned although the quote is present.
+  - SILENT WRONG: exact or moved, and not correct. The unforgivable outcome.
+  - verbatim and unique, orphaned: the quote stands character for character, once, in the new
+    text, and was orphaned anyway.
+  - retypeset only: the quote stands verbatim at its true place and its context differs from
+    the old one only in white space and typography (compared after a fold of this script's own);
+    such an anchor should flag nothing.
+
+The baseline, as in bench_anchors, is diff-match-patch's match_main on the quote's first and
+last 32 characters, with no statuses: every span it returns counts as placed.
+
+Goals (issue "Part 9", anchors on real edits): silently wrong 0; correct >= 98.5 %; flagged
+<= 10 %; orphaned while surviving <= 0.5 %; no verbatim, unique quote orphaned; no retypeset
+anchor flagged; <= 2 ms per anchor.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench_anchors import GONE, PRESENT, TOLERANCE_CHARS, dmp_relocate, true_span
+
+from grounding.anchors import AMBIGUOUS, FUZZY, ORPHANED, PLACED, Location, make_anchor, relocate
+from grounding.extract import extract_text
+from grounding.propose import NothingToPropose, propose_plan
+
+CORPUS = Path(__file__).resolve().parent / "corpus" / "revisions"
+DISTANCES = (1, 10, 50)
+FORMATS = {".md": "markdown", ".rst": "reStructuredText", ".adoc": "AsciiDoc"}
+PART_CHARS = 2_500
+# Character-level alignment inside a replaced block only up to this size on each side; a larger
+# block (rare: a rewritten chapter) is taken as deleted and inserted, which only makes quotes in
+# it look gone, never present.
+CHAR_DIFF_LIMIT = 30_000
+MOVED_LINE_CHARS = 16
+
+
+# --- the anchors -------------------------------------------------------------------------------
+
+
+def plan_spans(name: str, text: str) -> list[tuple[int, int]]:
+    """The spans of the plan grounding.propose makes for the old text."""
+    kind = ".md" if name.endswith(".md") else ".txt"
+    try:
+        plan = propose_plan(f"revision{kind}", text.encode(), max_segment_chars=PART_CHARS)
+    except NothingToPropose:
+        return []
+    return [tuple(entry["span"]) for entry in plan["entries"]]
+
+
+def paragraph_spans(text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in re.finditer(r"\S[^\n]*(?:\n[ \t]*\S[^\n]*)*", text)]
+
+
+def anchor_spans(name: str, text: str) -> list[tuple[int, int]]:
+    spans = set(plan_spans(name, text)) | set(paragraph_spans(text))
+    return sorted(span for span in spans if span[1] > span[0])
+
+
+# --- the truth ---------------------------------------------------------------------------------
+
+
+def new_positions(old: str, new: str) -> list[int]:
+    """For each old character, its offset in the new text by difflib, or -1 if it is gone."""
+    position = [-1] * len(old)
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    old_starts, new_starts = _line_starts(old_lines), _line_starts(new_lines)
+
+    def map_lines(i: int, j: int, count: int) -> None:
+        for k in range(count):
+            for offset in range(len(old_lines[i + k])):
+                position[old_starts[i + k] + offset] = new_starts[j + k] + offset
+
+    lines = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    deleted, inserted = [], []
+    for tag, i1, i2, j1, j2 in lines.get_opcodes():
+        if tag == "equal":
+            map_lines(i1, j1, i2 - i1)
+            continue
+        a, b = old[old_starts[i1] : old_starts[i2]], new[new_starts[j1] : new_starts[j2]]
+        if tag == "replace" and len(a) <= CHAR_DIFF_LIMIT and len(b) <= CHAR_DIFF_LIMIT:
+            chars = difflib.SequenceMatcher(None, a, b, autojunk=False)
+            for ai, bj, size in chars.get_matching_blocks():
+                for k in range(size):
+                    position[old_starts[i1] + ai + k] = new_starts[j1] + bj + k
+        deleted.extend(range(i1, i2))
+        inserted.extend(range(j1, j2))
+    # Lines that left their place: difflib aligns in order, so a moved line shows as deleted
+    # here and inserted there. A long line found once on each side is the same line.
+    gone = Counter(old_lines[i] for i in deleted)
+    came = {new_lines[j]: j for j in inserted}
+    came_count = Counter(new_lines[j] for j in inserted)
+    for i in deleted:
+        line = old_lines[i]
+        if len(line.strip()) >= MOVED_LINE_CHARS and gone[line] == 1 and came_count[line] == 1:
+            map_lines(i, came[line], 1)
+    return position
+
+
+def _line_starts(lines: list[str]) -> list[int]:
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+_TYPOGRAPHY = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u00a0": " ",
+    }
+)
+
+
+def plain(text: str) -> str:
+    """Text with its white space and typography made plain, to tell a retypesetting."""
+    return " ".join(text.translate(_TYPOGRAPHY).replace("--", "-").split())
+
+
+def retypeset_only(old: str, new: str, start: int, end: int, truth: tuple) -> bool:
+    """Whether the quote stands verbatim at its true place and only its context was retypeset."""
+    kind, (new_start, new_end) = truth
+    if kind != PRESENT or new[new_start:new_end] != old[start:end]:
+        return False
+    anchor = make_anchor(old, start, end)
+    if make_anchor(new, new_start, new_end) == anchor:
+        return False  # nothing changed at all
+    reach = 4 * len(anchor.prefix) + 16, 4 * len(anchor.suffix) + 16
+    before, after = new[max(0, new_start - reach[0]) : new_start], new[new_end : new_end + reach[1]]
+    return plain(before).endswith(plain(anchor.prefix)) and plain(after).startswith(
+        plain(anchor.suffix)
+    )
+
+
+# --- the tally ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    count: int = 0
+    correct: int = 0
+    flagged: int = 0
+    orphaned_surviving: int = 0
+    silently_wrong: int = 0
+    unique_orphaned: int = 0
+    retypeset: int = 0
+    retypeset_flagged: int = 0
+    seconds: float = 0.0
+
+    def add(self, judged: Judged, found: Location) -> None:
+        kind, (start, end) = judged.truth
+        tolerance = TOLERANCE_CHARS + judged.length // 100
+        on_span = (
+            kind != GONE
+            and found.status not in (ORPHANED, AMBIGUOUS)
+            and abs(found.start - start) <= tolerance
+            and abs(found.end - end) <= tolerance
+        )
+        correct = (on_span and (kind == PRESENT or found.status == FUZZY)) or (
+            found.status == ORPHANED and kind != PRESENT
+        )
+        flagged = found.status in (FUZZY, AMBIGUOUS)
+        self.count += 1
+        self.correct += correct
+        self.flagged += flagged
+        self.orphaned_surviving += found.status == ORPHANED and kind == PRESENT
+        self.silently_wrong += found.status in PLACED and not correct
+        self.unique_orphaned += found.status == ORPHANED and judged.verbatim_unique
+        self.retypeset += judged.retypeset
+        self.retypeset_flagged += judged.retypeset and flagged
+
+    def merge(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def cells(self) -> str:
+        def share(count: int) -> str:
+            return f"{100 * count / self.count:8.2f}" if self.count else f"{'-':>8}"
+
+        return (
+            f"{self.count:7,} {share(self.correct)} {share(self.flagged)} "
+            f"{share(self.orphaned_surviving)} {self.silently_wrong:7,} "
+            f"{self.unique_orphaned:7,} {self.retypeset_flagged:4,}/{self.retypeset:<5,} "
+            f"{1000 * self.seconds / max(1, self.count):7.3f}"
+        )
+
+
+@dataclass(frozen=True)
+class Judged:
+    truth: tuple
+    length: int
+    verbatim_unique: bool
+    retypeset: bool
+
+
+@dataclass
+class Pair:
+    folder: str
+    markup: str
+    distance: int
+    ours: Tally = field(default_factory=Tally)
+    baseline: Tally = field(default_factory=Tally)
+    statuses: Counter = field(default_factory=Counter)
+
+
+def revision(folder: Path, distance: int, suffix: str) -> str:
+    """The text of one revision, read as the app reads it (reStructuredText, AsciiDoc as text)."""
+    kind = suffix if suffix == ".md" else ".txt"
+    return extract_text(f"revision{kind}", (folder / f"r{distance}{suffix}").read_bytes())
+
+
+def run_pair(folder: Path, suffix: str, distance: int) -> Pair:
+    old, new = revision(folder, 0, suffix), revision(folder, distance, suffix)
+    spans = anchor_spans(suffix, old)
+    anchors = [make_anchor(old, start, end) for start, end in spans]
+    hints = [start for start, _ in spans]
+    position = new_positions(old, new)
+    judged = []
+    for start, end in spans:
+        truth = true_span(position, start, end)
+        quote = old[start:end]
+        at = new.find(quote)
+        unique = truth[0] == PRESENT and at >= 0 and new.find(quote, at + 1) < 0
+        judged.append(
+            Judged(truth, end - start, unique, retypeset_only(old, new, start, end, truth))
+        )
+
+    pair = Pair(folder.name, FORMATS[suffix], distance)
+    began = time.perf_counter()
+    found = relocate(new, anchors, hints)
+    pair.ours.seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    theirs = dmp_relocate(new, [anchor.quote for anchor in anchors], hints)
+    pair.baseline.seconds = time.perf_counter() - began
+    for one, mine, its in zip(judged, found, theirs, strict=True):
+        pair.ours.add(one, mine)
+        pair.baseline.add(one, its)
+    pair.statuses.update(location.status for location in found)
+    return pair
+
+
+def corpus_pairs() -> list[Pair]:
+    pairs = []
+    for folder in sorted(path for path in CORPUS.iterdir() if path.is_dir()):
+        suffix = next(path.suffix for path in folder.iterdir() if path.stem == "r0")
+        pairs.extend(run_pair(folder, suffix, distance) for distance in DISTANCES)
+    return pairs
+
+
+# --- the tables ----------------------------------------------------------------------------------
+
+
+HEADINGS = (
+    ("anchors", ""),
+    ("correct", "%"),
+    ("flagged", "%"),
+    ("orphaned", "surviv %"),
+    ("SILENT", "WRONG"),
+    ("unique", "orphaned"),
+    ("retypeset", "flagged/all"),
+    ("ms per", "anchor"),
+)
+WIDTHS = (7, 8, 8, 8, 7, 7, 10, 7)
+
+
+def print_table(title: str, groups: dict[str, list[Pair]]) -> None:
+    print(title)
+    for line in range(2):
+        cells = " ".join(
+            f"{heading[line]:>{width}}" for heading, width in zip(HEADINGS, WIDTHS, strict=True)
+        )
+        print(f"  {('', '')[line]:28} {('method', '')[line]:8} {cells}")
+    for name, pairs in groups.items():
+        ours, baseline = Tally(), Tally()
+        for pair in pairs:
+            ours.merge(pair.ours)
+            baseline.merge(pair.baseline)
+        print(f"  {name:28} {'anchors':8} {ours.cells()}")
+        print(f"  {'':28} {'dmp':8} {baseline.cells()}")
+    print()
+
+
+def goals(total: Tally) -> list[str]:
+    def share(count: int) -> float:
+        return 100 * count / total.count
+
+    ms = 1000 * total.seconds / total.count
+    checks = (
+        ("never silently wrong", total.silently_wrong == 0, f"{total.silently_wrong} anchors"),
+        ("correct >= 98.5 %", share(total.correct) >= 98.5, f"{share(total.correct):.2f} %"),
+        ("flagged <= 10 %", share(total.flagged) <= 10, f"{share(total.flagged):.2f} %"),
+        (
+            "orphaned while surviving <= 0.5 %",
+            share(total.orphaned_surviving) <= 0.5,
+            f"{share(total.orphaned_surviving):.2f} %",
+        ),
+        (
+            "no verbatim, unique quote orphaned",
+            total.unique_orphaned == 0,
+            f"{total.unique_orphaned} anchors",
+        ),
+        (
+            "no retypeset-only anchor flagged",
+            total.retypeset_flagged == 0,
+            f"{total.retypeset_flagged} of {total.retypeset}",
+        ),
+        ("<= 2 ms per anchor", ms <= 2, f"{ms:.3f} ms"),
+    )
+    return [f"  {label:38} {'met' if met else 'MISSED'} ({value})" for label, met, value in checks]
+
+
+def main() -> None:
+    pairs = corpus_pairs()
+    files = len({pair.folder for pair in pairs})
+    total = Tally()
+    for pair in pairs:
+        total.merge(pair.ours)
+    print(f"{len(pairs)} revision pairs of {files} files, {total.count:,} anchors")
+    print(
+        "  (shares in % of the group's anchors; SILENT WRONG and unique orphaned in anchors;\n"
+        "   dmp has no statuses, so it never flags)\n"
+    )
+    print_table(
+        "By distance:",
+        {f"{d} revision(s)": [p for p in pairs if p.distance == d] for d in DISTANCES},
+    )
+    print_table(
+        "By format:",
+        {markup: [p for p in pairs if p.markup == markup] for markup in FORMATS.values()},
+    )
+    print_table("All:", {"all pairs": pairs})
+    print("Worst pairs by flagged share (anchors):")
+    worst = sorted(pairs, key=lambda pair: -pair.ours.flagged / max(1, pair.ours.count))[:5]
+    for pair in worst:
+        said = " ".join(f"{status} {pair.statuses[status]}" for status in sorted(pair.statuses))
+        print(f"  {pair.folder:46} r{pair.distance:<3} {said}")
+    print()
+    print("Goals:")
+    for row in goals(total):
+        print(row)
+
+
+if __name__ == "__main__":
+    main()
