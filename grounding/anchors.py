@@ -126,12 +126,14 @@ class _Relocation:
         self.old_text = _OldText(anchors, hints)
         self.hits = [self.document.exact_hits(anchor) for anchor in anchors]
         self.found: list[Location | None] = [None] * len(anchors)
+        self._verbatim_hits: dict[int, list[_Verbatim]] = {}
 
     def run(self) -> list[Location]:
         self._same_place()
         self._shifted_with_neighbours()
         rivalled = self._searched()
         self._by_neighbours(rivalled)
+        self._by_continuity()
         return [location for location in self.found if location is not None]
 
     def _same_place(self) -> None:
@@ -168,8 +170,9 @@ class _Relocation:
         for i, anchor in enumerate(self.anchors):
             if self.found[i] is not None:
                 continue
-            places = self.document.candidates(anchor, self.hits[i])
-            if len(places) > 1:
+            places = self.document.candidates(anchor, self.hits[i], self._verbatim(i))
+            # A verbatim quote in edited context counts only where position puts it.
+            if len(places) > 1 or (places and places[0].weak):
                 rivalled[i] = places
                 continue
             location = self.found[i] = _decide(places, None, self.hints[i], self._vouch(i))
@@ -196,6 +199,52 @@ class _Relocation:
                     high,
                 )
             self.found[i] = _decide(places, expected, hint, self._vouch(i))
+
+    def _by_continuity(self) -> None:
+        """Verbatim quotes that continue the verbatim text of a placed anchor.
+
+        Where a placed anchor's verbatim stretch (quote and the context found unchanged) and
+        this quote's overlap or touch in the old text, and both shifted by the same amount, the
+        two are one unbroken stretch of the old text, character for character: proof of place
+        however much the rest of the context was edited. Chains run both ways, a pass each.
+        """
+        stretches = _Stretches()
+        waiting = []
+        for i, location in enumerate(self.found):
+            hint = self.hints[i]
+            if hint is None:
+                continue
+            if location is not None and location.status in PLACED:
+                stretches.add(location.start - hint, *self._stretch(i, location.start))
+            elif self.anchors[i].quote:
+                waiting.append(i)
+        for order in (waiting, waiting[::-1]):
+            for i in order:
+                if self.found[i] is not None and self.found[i].status in PLACED:
+                    continue
+                hint = self.hints[i]
+                joined = [
+                    hit.start
+                    for hit in self._verbatim(i)
+                    if stretches.touches(hit.start - hint, *self._stretch(i, hit.start, hit))
+                ]
+                if len(joined) == 1:
+                    self._place(i, joined[0], MOVED)
+                    stretches.add(joined[0] - hint, *self._stretch(i, joined[0]))
+
+    def _stretch(self, i: int, start: int, hit: _Verbatim | None = None) -> tuple[int, int]:
+        """The old-text span of anchor `i` found verbatim at `start`: its quote, and each side
+        of context that is unchanged there too."""
+        anchor, hint = self.anchors[i], self.hints[i]
+        hit = hit or self.document.verbatim_at(anchor, start)
+        low = hint - len(anchor.prefix) if hit.prefix == _VERBATIM else hint
+        high = hint + len(anchor.quote)
+        return low, high + len(anchor.suffix) if hit.suffix == _VERBATIM else high
+
+    def _verbatim(self, i: int) -> list[_Verbatim]:
+        if i not in self._verbatim_hits:
+            self._verbatim_hits[i] = self.document.verbatim_hits(self.anchors[i])
+        return self._verbatim_hits[i]
 
     def _place(self, i: int, start: int, status: str) -> None:
         self.found[i] = Location(start, start + len(self.anchors[i].quote), status, 1.0)
@@ -236,7 +285,9 @@ class _Candidate:
     start: int
     end: int
     score: float
-    exact: bool  # quote and context identical, character for character
+    exact: bool  # quote and context identical, character for character (or `retypeset`)
+    retypeset: bool = False  # the quote identical, its context only after folding typography
+    weak: bool = False  # the quote identical, its context edited past the minimum score
 
 
 _ORPHAN = Location(-1, -1, ORPHANED, 0.0)
@@ -258,6 +309,9 @@ def _decide(
     hint: int | None,
     vouched: Callable[[_Candidate], bool],
 ) -> Location:
+    # A weak place (the quote verbatim, its context rewritten) counts only where position
+    # expects the anchor: elsewhere the same words may stand in another passage.
+    places = [place for place in places if not place.weak or _expects(expected, place)]
     if not places:
         return _ORPHAN
     chosen, strong = (None, False) if expected is None else _by_position(places, expected)
@@ -266,7 +320,7 @@ def _decide(
         strong = chosen.exact and vouched(chosen)
     if chosen is not None:
         if chosen.exact and strong:
-            status = EXACT if chosen.start == hint else MOVED
+            status = EXACT if chosen.start == hint and not chosen.retypeset else MOVED
             return Location(chosen.start, chosen.end, status, 1.0)
         return Location(chosen.start, chosen.end, FUZZY, chosen.score)
     best = max(places, key=lambda place: (place.score, -place.start))
@@ -275,6 +329,19 @@ def _decide(
     # edited where it was, and this place a copy of it.
     status = FUZZY if len(rivals) == 1 else AMBIGUOUS
     return Location(best.start, best.end, status, best.score)
+
+
+def _expects(expected: _Expected | None, place: _Candidate) -> bool:
+    """Whether position puts the anchor here: near where drift says, or between its neighbours."""
+    if expected is None:
+        return False
+    if any(abs(place.start - at) <= POSITION_TOLERANCE for at in expected.near):
+        return True
+    return (
+        expected.low is not None
+        and expected.high is not None
+        and expected.low <= place.start <= expected.high
+    )
 
 
 def _by_position(places: list[_Candidate], expected: _Expected) -> tuple[_Candidate | None, bool]:
@@ -341,6 +408,23 @@ class _Drift:
             if before <= hint <= after and low <= high:
                 return low, high
         return None, None
+
+
+class _Stretches:
+    """Old-text spans found verbatim in the new text, grouped by how far they shifted."""
+
+    _LOOK_BACK = 64  # spans looked at before a point; a plan's spans overlap only so deep
+
+    def __init__(self) -> None:
+        self._by_shift: dict[int, list[tuple[int, int]]] = {}
+
+    def add(self, shift: int, low: int, high: int) -> None:
+        bisect.insort(self._by_shift.setdefault(shift, []), (low, high))
+
+    def touches(self, shift: int, low: int, high: int) -> bool:
+        spans = self._by_shift.get(shift, [])
+        at = bisect.bisect_right(spans, (high, high))
+        return any(end >= low for _, end in spans[max(0, at - self._LOOK_BACK) : at])
 
 
 class _OldText:
@@ -471,21 +555,73 @@ class _Document:
         at = start - len(anchor.prefix)
         return at >= 0 and self.text.startswith(anchor.prefix + anchor.quote + anchor.suffix, at)
 
-    def candidates(self, anchor: Anchor, hits: list[int]) -> list[_Candidate]:
-        """Every place that could be the anchor's, with its score: the exact hits and the rest."""
-        places = [_Candidate(start, start + len(anchor.quote), 1.0, True) for start in hits]
+    def verbatim_hits(self, anchor: Anchor) -> list[_Verbatim]:
+        """Where the quote stands character for character (at most `_MAX_HITS`), and how much
+        of its context stands with it. An empty quote stands everywhere, so nowhere here."""
+        quote, found = anchor.quote, []
+        at = self.text.find(quote) if quote else -1
+        while at >= 0 and len(found) < _MAX_HITS:
+            found.append(self.verbatim_at(anchor, at))
+            at = self.text.find(quote, at + 1)
+        return found
+
+    def verbatim_at(self, anchor: Anchor, start: int) -> _Verbatim:
+        text, prefix, suffix = self.text, anchor.prefix, anchor.suffix
+        end = start + len(anchor.quote)
+        if start >= len(prefix) and text.startswith(prefix, start - len(prefix)):
+            before = _VERBATIM
+        else:
+            window = text[max(0, start - 2 * len(prefix) - 16) : start]
+            before = _FOLDED if _Folded(window).text.endswith(_Folded(prefix).text) else _EDITED
+        if text.startswith(suffix, end):
+            after = _VERBATIM
+        else:
+            window = text[end : end + 2 * len(suffix) + 16]
+            after = _FOLDED if _Folded(window).text.startswith(_Folded(suffix).text) else _EDITED
+        return _Verbatim(start, before, after)
+
+    def candidates(
+        self, anchor: Anchor, hits: list[int], verbatim: list[_Verbatim]
+    ) -> list[_Candidate]:
+        """Every place that could be the anchor's, with its score: the exact hits and the rest.
+
+        The quote found verbatim with its context changed only in typography or white space
+        counts as exact text (though never as exact status); with its context edited it is a
+        weak place, to be taken only where position expects it.
+        """
+        end = len(anchor.quote)
+        places = [_Candidate(start, start + end, 1.0, True) for start in hits]
         if len(hits) >= _MAX_HITS:
             return places  # more rivals already than position could ever tell apart
+        exact = set(hits)
+        retypeset = [hit for hit in verbatim if hit.start not in exact and _EDITED not in hit.sides]
+        places += [_Candidate(hit.start, hit.start + end, 1.0, True, True) for hit in retypeset]
+        weak = [hit for hit in verbatim if _EDITED in hit.sides]
         target = _Target(anchor)
         scored = [self._score(target, span) for span in self._fuzzy_spans(target, seeded=True)]
         if not any(scored):
             # No seed led anywhere: scan the whole text before calling the anchor orphaned.
             scored = [self._score(target, span) for span in self._fuzzy_spans(target, False)]
         ranked = sorted(filter(None, scored), key=lambda place: (-place.score, place.start))
+        ranked += sorted(
+            (self._weak(anchor, hit.start) for hit in weak),
+            key=lambda place: (-place.score, place.start),
+        )
         for place in ranked:
             if not any(_same_place(place, other) for other in places):
                 places.append(place)
         return places
+
+    def _weak(self, anchor: Anchor, start: int) -> _Candidate:
+        """A verbatim quote in edited context, scored by how much of its context is left."""
+        end = start + len(anchor.quote)
+        before = self.text[max(0, start - len(anchor.prefix)) : start]
+        after = self.text[end : end + len(anchor.suffix)]
+        edits = Levenshtein.distance(anchor.prefix, before) + Levenshtein.distance(
+            anchor.suffix, after
+        )
+        total = len(anchor.prefix) + len(anchor.quote) + len(anchor.suffix)
+        return _Candidate(start, end, 1.0 - edits / total, False, weak=True)
 
     # the folded text, its codes for edlib and its seed index
 
@@ -710,6 +846,22 @@ class _Document:
             self.is_exact_at(target.anchor, original_start)
         )
         return _Candidate(original_start, original_end, 1.0 if exact else score, exact)
+
+
+_EDITED, _FOLDED, _VERBATIM = "edited", "folded", "verbatim"
+
+
+@dataclass(frozen=True)
+class _Verbatim:
+    """A place where the quote stands verbatim, and how each side of its context stands there."""
+
+    start: int
+    prefix: str  # _VERBATIM, _FOLDED (equal after folding typography) or _EDITED
+    suffix: str
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.prefix, self.suffix
 
 
 class _Alphabet(dict):
