@@ -13,8 +13,9 @@ paragraph (a run of non-blank lines), as an editor's entries would be. Each pair
 relocated with one `relocate` call, hinted with their old offsets.
 
 The truth is an independent alignment of old to new text with difflib, which knows nothing of
-the anchors: lines first (SequenceMatcher, no junk heuristic), then the characters inside each
-replaced block, then lines that left their place (a line of at least 16 non-blank characters
+the anchors: lines first, compared by their words (SequenceMatcher, no junk heuristic), so that
+a re-indented line is still the same line; then the characters of each pair of aligned lines
+and of each replaced block; then lines that left their place (a line of at least 16 characters
 found exactly once among the deleted and once among the inserted lines is taken as moved).
 What became of each quote follows as in bench_anchors: its surviving characters, by their new
 offsets, clustered; "present" when one cluster holds at least 90 % of the quote with at most
@@ -99,35 +100,50 @@ def new_positions(old: str, new: str) -> list[int]:
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     old_starts, new_starts = _line_starts(old_lines), _line_starts(new_lines)
 
-    def map_lines(i: int, j: int, count: int) -> None:
-        for k in range(count):
-            for offset in range(len(old_lines[i + k])):
-                position[old_starts[i + k] + offset] = new_starts[j + k] + offset
+    def map_chars(old_at: int, a: str, new_at: int, b: str) -> None:
+        if a == b:
+            blocks = [(0, 0, len(a))]
+        elif len(a) <= CHAR_DIFF_LIMIT and len(b) <= CHAR_DIFF_LIMIT:
+            blocks = difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+        else:
+            return
+        for ai, bj, size in blocks:
+            for k in range(size):
+                position[old_at + ai + k] = new_at + bj + k
 
-    lines = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    def map_line(i: int, j: int) -> None:
+        map_chars(old_starts[i], old_lines[i], new_starts[j], new_lines[j])
+
+    # Lines are compared by their words, so that re-indenting or re-spacing a line keeps it the
+    # same line; its characters are then aligned one by one.
+    lines = difflib.SequenceMatcher(
+        None, [_words(line) for line in old_lines], [_words(line) for line in new_lines], False
+    )
     deleted, inserted = [], []
     for tag, i1, i2, j1, j2 in lines.get_opcodes():
         if tag == "equal":
-            map_lines(i1, j1, i2 - i1)
+            for k in range(i2 - i1):
+                map_line(i1 + k, j1 + k)
             continue
-        a, b = old[old_starts[i1] : old_starts[i2]], new[new_starts[j1] : new_starts[j2]]
-        if tag == "replace" and len(a) <= CHAR_DIFF_LIMIT and len(b) <= CHAR_DIFF_LIMIT:
-            chars = difflib.SequenceMatcher(None, a, b, autojunk=False)
-            for ai, bj, size in chars.get_matching_blocks():
-                for k in range(size):
-                    position[old_starts[i1] + ai + k] = new_starts[j1] + bj + k
-        deleted.extend(range(i1, i2))
+        if tag == "replace":
+            a, b = old[old_starts[i1] : old_starts[i2]], new[new_starts[j1] : new_starts[j2]]
+            map_chars(old_starts[i1], a, new_starts[j1], b)
+        deleted.extend(i for i in range(i1, i2) if position[old_starts[i]] < 0)
         inserted.extend(range(j1, j2))
     # Lines that left their place: difflib aligns in order, so a moved line shows as deleted
     # here and inserted there. A long line found once on each side is the same line.
-    gone = Counter(old_lines[i] for i in deleted)
-    came = {new_lines[j]: j for j in inserted}
-    came_count = Counter(new_lines[j] for j in inserted)
+    gone = Counter(_words(old_lines[i]) for i in deleted)
+    came = {_words(new_lines[j]): j for j in inserted}
+    came_count = Counter(_words(new_lines[j]) for j in inserted)
     for i in deleted:
-        line = old_lines[i]
-        if len(line.strip()) >= MOVED_LINE_CHARS and gone[line] == 1 and came_count[line] == 1:
-            map_lines(i, came[line], 1)
+        words = _words(old_lines[i])
+        if len(words) >= MOVED_LINE_CHARS and gone[words] == 1 and came_count[words] == 1:
+            map_line(i, came[words])
     return position
+
+
+def _words(line: str) -> str:
+    return " ".join(line.split())
 
 
 def _line_starts(lines: list[str]) -> list[int]:
