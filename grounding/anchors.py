@@ -54,6 +54,9 @@ MIN_QUOTE_SIMILARITY = 0.7
 # A quote this long and this similar counts without its context (a paragraph moved elsewhere).
 LONE_QUOTE_CHARS = 64
 LONE_QUOTE_SIMILARITY = 0.9
+# A verbatim quote this long, standing once in the old and the new text, is distinct enough to
+# be the anchor's own text wherever its context went, provided it lies between its neighbours.
+DISTINCT_QUOTE_CHARS = 24
 # Places scoring within this of the best one are rivals: ambiguous unless position decides.
 AMBIGUITY_MARGIN = 0.05
 # Position may single out a rival (as fuzzy) that lies within this many characters of where the
@@ -132,8 +135,11 @@ class _Relocation:
         self._same_place()
         self._shifted_with_neighbours()
         rivalled = self._searched()
+        self._by_continuity()
         self._by_neighbours(rivalled)
         self._by_continuity()
+        if self._by_order():
+            self._by_continuity()
         return [location for location in self.found if location is not None]
 
     def _same_place(self) -> None:
@@ -189,6 +195,8 @@ class _Relocation:
     def _by_neighbours(self, rivalled: dict[int, list[_Candidate]]) -> None:
         """Rivals told apart by where the anchors around them went."""
         for i, places in rivalled.items():
+            if self.found[i] is not None:
+                continue  # placed by continuity
             hint, expected = self.hints[i], None
             if hint is not None:
                 low, high = self.settled.between(hint, skip=i)
@@ -197,6 +205,8 @@ class _Relocation:
                     tuple(self.settled.expected_starts(hint, skip=i)) or (hint,),
                     low,
                     high,
+                    hint,
+                    self.settled.room(hint, len(self.text), skip=i),
                 )
             self.found[i] = _decide(places, expected, hint, self._vouch(i))
 
@@ -209,6 +219,7 @@ class _Relocation:
         however much the rest of the context was edited. Chains run both ways, a pass each.
         """
         stretches = _Stretches()
+        stretches.add(0, 0, 0)  # the start of the text stayed where it was
         waiting = []
         for i, location in enumerate(self.found):
             hint = self.hints[i]
@@ -231,6 +242,30 @@ class _Relocation:
                 if len(joined) == 1:
                     self._place(i, joined[0], MOVED)
                     stretches.add(joined[0] - hint, *self._stretch(i, joined[0]))
+                    self.placed.add(hint, joined[0] - hint, i)
+                    self.settled.add(hint, joined[0] - hint, i)
+
+    def _by_order(self) -> bool:
+        """Distinct verbatim quotes, the only copy then and now, between their neighbours.
+
+        A quote of at least `DISTINCT_QUOTE_CHARS` that stands once in the new text, that the
+        plan shows only once in the old text, and that lies between where its neighbours went
+        is the anchor's own text, however its context was edited. Returns whether any was placed.
+        """
+        placed = False
+        for i, location in enumerate(self.found):
+            hint, quote = self.hints[i], self.anchors[i].quote
+            if hint is None or location.status in PLACED or len(quote) < DISTINCT_QUOTE_CHARS:
+                continue
+            hits = self._verbatim(i)
+            if len(hits) != 1 or self.old_text.has_copy(i, quote_only=True):
+                continue
+            room = self.settled.room(hint, len(self.text), skip=i)
+            if room is not None and room[0] <= hits[0].start <= room[1]:
+                self._place(i, hits[0].start, MOVED)
+                self.placed.add(hint, hits[0].start - hint, i)
+                placed = True
+        return placed
 
     def _stretch(self, i: int, start: int, hit: _Verbatim | None = None) -> tuple[int, int]:
         """The old-text span of anchor `i` found verbatim at `start`: its quote, and each side
@@ -288,6 +323,7 @@ class _Candidate:
     exact: bool  # quote and context identical, character for character (or `retypeset`)
     retypeset: bool = False  # the quote identical, its context only after folding typography
     weak: bool = False  # the quote identical, its context edited past the minimum score
+    whole_lines: bool = False  # weak, but whole lines then and now, and the only such place
 
 
 _ORPHAN = Location(-1, -1, ORPHANED, 0.0)
@@ -301,6 +337,8 @@ class _Expected:
     near: tuple[int, ...]  # by the drift of any settled neighbour, fuzzy ones included
     low: int | None  # between the settled neighbours' new starts, when their order held
     high: int | None
+    hint: int | None = None  # the quote's old start
+    room: tuple[int, int] | None = None  # between the settled neighbours, or a neighbour and an end
 
 
 def _decide(
@@ -332,16 +370,16 @@ def _decide(
 
 
 def _expects(expected: _Expected | None, place: _Candidate) -> bool:
-    """Whether position puts the anchor here: near where drift says, or between its neighbours."""
+    """Whether position puts the anchor here: near where drift or the hint says, or between its
+    neighbours (or a neighbour and the end of the text, where it has only one)."""
+    if place.whole_lines:
+        return True
     if expected is None:
         return False
-    if any(abs(place.start - at) <= POSITION_TOLERANCE for at in expected.near):
+    near = (*expected.near, *(() if expected.hint is None else (expected.hint,)))
+    if any(abs(place.start - at) <= POSITION_TOLERANCE for at in near):
         return True
-    return (
-        expected.low is not None
-        and expected.high is not None
-        and expected.low <= place.start <= expected.high
-    )
+    return expected.room is not None and expected.room[0] <= place.start <= expected.room[1]
 
 
 def _by_position(places: list[_Candidate], expected: _Expected) -> tuple[_Candidate | None, bool]:
@@ -398,6 +436,16 @@ class _Drift:
     def expected_starts(self, hint: int, *, skip: int) -> list[int]:
         """Where the neighbours' drift puts an anchor whose old start was `hint`."""
         return sorted({hint + delta for _, delta, _ in self.neighbours(hint, skip=skip)})
+
+    def room(self, hint: int, length: int, *, skip: int) -> tuple[int, int] | None:
+        """The new text between the neighbours' new starts, or a neighbour's and the text's end."""
+        neighbours = self.neighbours(hint, skip=skip)
+        before = [hint + delta for old, delta, _ in neighbours if old <= hint]
+        after = [hint + delta for old, delta, _ in neighbours if old > hint]
+        if not neighbours:
+            return None
+        low, high = (before or [0])[0], (after or [length])[0]
+        return (low, high) if low <= high else None
 
     def between(self, hint: int, *, skip: int) -> tuple[int | None, int | None]:
         """The new starts of the neighbours before and after, if the text kept them in order."""
@@ -457,11 +505,14 @@ class _OldText:
             length += len(piece) + 1
         return "\x00".join(joined), offsets, starts
 
-    def has_copy(self, i: int) -> bool:
-        """Whether anchor `i`'s context + quote + context shows in the old text but at its place."""
+    def has_copy(self, i: int, *, quote_only: bool = False) -> bool:
+        """Whether anchor `i`'s context + quote + context (or its quote alone) shows in the old
+        text but at its place."""
         anchor, hint = self._anchors[i], self._hints[i]
         needle = anchor.prefix + anchor.quote + anchor.suffix
         own = None if hint is None else hint - len(anchor.prefix)
+        if quote_only:
+            needle, own = anchor.quote, hint
         joined, offsets, starts = self._pieces
         at = joined.find(needle)
         while at >= 0:
@@ -597,6 +648,7 @@ class _Document:
         retypeset = [hit for hit in verbatim if hit.start not in exact and _EDITED not in hit.sides]
         places += [_Candidate(hit.start, hit.start + end, 1.0, True, True) for hit in retypeset]
         weak = [hit for hit in verbatim if _EDITED in hit.sides]
+        alone = len(verbatim) == 1
         target = _Target(anchor)
         scored = [self._score(target, span) for span in self._fuzzy_spans(target, seeded=True)]
         if not any(scored):
@@ -604,7 +656,7 @@ class _Document:
             scored = [self._score(target, span) for span in self._fuzzy_spans(target, False)]
         ranked = sorted(filter(None, scored), key=lambda place: (-place.score, place.start))
         ranked += sorted(
-            (self._weak(anchor, hit.start) for hit in weak),
+            (self._weak(anchor, hit.start, alone) for hit in weak),
             key=lambda place: (-place.score, place.start),
         )
         for place in ranked:
@@ -612,8 +664,13 @@ class _Document:
                 places.append(place)
         return places
 
-    def _weak(self, anchor: Anchor, start: int) -> _Candidate:
-        """A verbatim quote in edited context, scored by how much of its context is left."""
+    def _weak(self, anchor: Anchor, start: int, alone: bool) -> _Candidate:
+        """A verbatim quote in edited context, scored by how much of its context is left.
+
+        Whole lines of text (a heading, a paragraph, a link definition) that were whole lines
+        and are whole lines again, the only place the quote stands, are that text moved; a
+        phrase found inside other lines may be the same words in another passage.
+        """
         end = start + len(anchor.quote)
         before = self.text[max(0, start - len(anchor.prefix)) : start]
         after = self.text[end : end + len(anchor.suffix)]
@@ -621,7 +678,16 @@ class _Document:
             anchor.suffix, after
         )
         total = len(anchor.prefix) + len(anchor.quote) + len(anchor.suffix)
-        return _Candidate(start, end, 1.0 - edits / total, False, weak=True)
+        whole_lines = (
+            alone
+            and anchor.prefix[-1:] in ("", "\n")
+            and anchor.suffix[:1] in ("", "\n", "\r")
+            and self.text[start - 1 : start] in ("", "\n")
+            and self.text[end : end + 1] in ("", "\n", "\r")
+        )
+        return _Candidate(
+            start, end, 1.0 - edits / total, False, weak=True, whole_lines=whole_lines
+        )
 
     # the folded text, its codes for edlib and its seed index
 
