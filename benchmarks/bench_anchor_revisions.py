@@ -14,9 +14,11 @@ relocated with one `relocate` call, hinted with their old offsets.
 
 The truth is an independent alignment of old to new text with difflib, which knows nothing of
 the anchors: lines first, compared by their words (SequenceMatcher, no junk heuristic), so that
-a re-indented line is still the same line; then the characters of each pair of aligned lines
-and of each replaced block; then lines that left their place (a line of at least 16 characters
-found exactly once among the deleted and once among the inserted lines is taken as moved).
+a re-indented line is still the same line, and each insertion or deletion slid down as diff
+tools do; then the characters of each pair of aligned lines and of each replaced block (a line
+of which less than half aligns counts as deleted); then passages that left their place (the
+deleted lines aligned with the inserted ones in the same way; a run of at least 16 characters
+is taken as moved).
 What became of each quote follows as in bench_anchors: its surviving characters, by their new
 offsets, clustered; "present" when one cluster holds at least 90 % of the quote with at most
 10 % of other text inside, "gone" when less than half survives, "broken" in between.
@@ -96,7 +98,7 @@ def anchor_spans(name: str, text: str) -> list[tuple[int, int]]:
 
 def new_positions(old: str, new: str) -> list[int]:
     """For each old character, its offset in the new text by difflib, or -1 if it is gone."""
-    position = [-1] * len(old)
+    position, taken = [-1] * len(old), bytearray(len(new))
     old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
     old_starts, new_starts = _line_starts(old_lines), _line_starts(new_lines)
 
@@ -110,17 +112,27 @@ def new_positions(old: str, new: str) -> list[int]:
         for ai, bj, size in blocks:
             for k in range(size):
                 position[old_at + ai + k] = new_at + bj + k
+                taken[new_at + bj + k] = 1
 
     def map_line(i: int, j: int) -> None:
         map_chars(old_starts[i], old_lines[i], new_starts[j], new_lines[j])
 
+    def kept(i: int) -> bool:  # at least half of the old line is aligned
+        aligned = sum(position[at] >= 0 for at in range(old_starts[i], old_starts[i + 1]))
+        return 2 * aligned >= len(old_lines[i])
+
+    def used(j: int) -> bool:  # at least half of the new line is aligned
+        return 2 * sum(taken[new_starts[j] : new_starts[j + 1]]) >= len(new_lines[j])
+
     # Lines are compared by their words, so that re-indenting or re-spacing a line keeps it the
     # same line; its characters are then aligned one by one.
-    lines = difflib.SequenceMatcher(
-        None, [_words(line) for line in old_lines], [_words(line) for line in new_lines], False
+    old_words, new_words = (
+        [_words(line) for line in old_lines],
+        [_words(line) for line in new_lines],
     )
+    lines = difflib.SequenceMatcher(None, old_words, new_words, False)
     deleted, inserted = [], []
-    for tag, i1, i2, j1, j2 in lines.get_opcodes():
+    for tag, i1, i2, j1, j2 in _slid_down(lines.get_opcodes(), old_words, new_words):
         if tag == "equal":
             for k in range(i2 - i1):
                 map_line(i1 + k, j1 + k)
@@ -128,18 +140,53 @@ def new_positions(old: str, new: str) -> list[int]:
         if tag == "replace":
             a, b = old[old_starts[i1] : old_starts[i2]], new[new_starts[j1] : new_starts[j2]]
             map_chars(old_starts[i1], a, new_starts[j1], b)
-        deleted.extend(i for i in range(i1, i2) if position[old_starts[i]] < 0)
-        inserted.extend(range(j1, j2))
-    # Lines that left their place: difflib aligns in order, so a moved line shows as deleted
-    # here and inserted there. A long line found once on each side is the same line.
-    gone = Counter(_words(old_lines[i]) for i in deleted)
-    came = {_words(new_lines[j]): j for j in inserted}
-    came_count = Counter(_words(new_lines[j]) for j in inserted)
-    for i in deleted:
-        words = _words(old_lines[i])
-        if len(words) >= MOVED_LINE_CHARS and gone[words] == 1 and came_count[words] == 1:
-            map_line(i, came[words])
+        # A line of which a replaced block kept less than half lost its place: scattered
+        # characters aligned with other text say nothing.
+        for i in range(i1, i2):
+            if not kept(i):
+                for at in range(old_starts[i], old_starts[i + 1]):
+                    if position[at] >= 0:
+                        taken[position[at]] = 0
+                        position[at] = -1
+                deleted.append(i)
+        inserted.extend(j for j in range(j1, j2) if not used(j))
+    # Lines that left their place: difflib aligns in order, so a moved passage shows as deleted
+    # here and inserted there. The deleted lines are aligned with the inserted ones, twice (a
+    # second time for passages that crossed); a run of at least 16 characters is moved text.
+    for _ in range(2):
+        moved = difflib.SequenceMatcher(
+            None, [old_words[i] for i in deleted], [new_words[j] for j in inserted], False
+        )
+        for a, b, size in moved.get_matching_blocks():
+            if sum(len(old_words[i]) for i in deleted[a : a + size]) >= MOVED_LINE_CHARS:
+                for k in range(size):
+                    map_line(deleted[a + k], inserted[b + k])
+        deleted = [i for i in deleted if not kept(i) and old_lines[i].strip()]
+        inserted = [j for j in inserted if not used(j) and new_lines[j].strip()]
     return position
+
+
+def _slid_down(opcodes: list[tuple], a: list[str], b: list[str]) -> list[tuple]:
+    """Each insertion or deletion between two equal runs, slid down as far as the lines allow.
+
+    Where lines repeat (a blank line, an indented ":members:"), where an insertion begins is a
+    matter of choice; diff tools slide it down, so that a repeated line stays with the lines it
+    followed, and so does this.
+    """
+    ops = [list(op) for op in opcodes]
+    for k in range(1, len(ops) - 1):
+        before, op, after = ops[k - 1], ops[k], ops[k + 1]
+        if before[0] != "equal" or after[0] != "equal" or op[0] not in ("insert", "delete"):
+            continue
+        lines, first = (b, 3) if op[0] == "insert" else (a, 1)
+        while after[1] < after[2] and lines[op[first]] == lines[after[first]]:
+            before[2] += 1
+            before[4] += 1
+            for index in range(1, 5):
+                op[index] += 1
+            after[1] += 1
+            after[3] += 1
+    return [tuple(op) for op in ops if op[1] < op[2] or op[3] < op[4]]
 
 
 def _words(line: str) -> str:
