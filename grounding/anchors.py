@@ -440,8 +440,8 @@ class _Drift:
     def room(self, hint: int, length: int, *, skip: int) -> tuple[int, int] | None:
         """The new text between the neighbours' new starts, or a neighbour's and the text's end."""
         neighbours = self.neighbours(hint, skip=skip)
-        before = [hint + delta for old, delta, _ in neighbours if old <= hint]
-        after = [hint + delta for old, delta, _ in neighbours if old > hint]
+        before = [old + delta for old, delta, _ in neighbours if old <= hint]
+        after = [old + delta for old, delta, _ in neighbours if old > hint]
         if not neighbours:
             return None
         low, high = (before or [0])[0], (after or [length])[0]
