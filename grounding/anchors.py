@@ -233,17 +233,18 @@ class _Relocation:
             for i in order:
                 if self.found[i] is not None and self.found[i].status in PLACED:
                     continue
-                hint = self.hints[i]
+                hint, hits = self.hints[i], self._verbatim(i)
                 joined = [
-                    hit.start
-                    for hit in self._verbatim(i)
+                    hit
+                    for hit in hits
                     if stretches.touches(hit.start - hint, *self._stretch(i, hit.start, hit))
                 ]
-                if len(joined) == 1:
-                    self._place(i, joined[0], MOVED)
-                    stretches.add(joined[0] - hint, *self._stretch(i, joined[0]))
-                    self.placed.add(hint, joined[0] - hint, i)
-                    self.settled.add(hint, joined[0] - hint, i)
+                if len(joined) == 1 and not _split(joined[0], hits):
+                    start = joined[0].start
+                    self._place(i, start, MOVED)
+                    stretches.add(start - hint, *self._stretch(i, start, joined[0]))
+                    self.placed.add(hint, start - hint, i)
+                    self.settled.add(hint, start - hint, i)
 
     def _by_order(self) -> bool:
         """Distinct verbatim quotes, the only copy then and now, between their neighbours.
@@ -928,6 +929,18 @@ class _Verbatim:
     @property
     def sides(self) -> tuple[str, str]:
         return self.prefix, self.suffix
+
+
+def _split(hit: _Verbatim, hits: list[_Verbatim]) -> bool:
+    """Whether another copy of the quote kept the side of the context that `hit` lost.
+
+    Then the old surroundings went half with one copy and half with the other, and which of
+    the two is the anchor's, no text can say.
+    """
+    others = [other for other in hits if other is not hit]
+    return (hit.prefix != _VERBATIM and any(other.prefix == _VERBATIM for other in others)) or (
+        hit.suffix != _VERBATIM and any(other.suffix == _VERBATIM for other in others)
+    )
 
 
 class _Alphabet(dict):
