@@ -177,8 +177,9 @@ class _Relocation:
             if self.found[i] is not None:
                 continue
             places = self.document.candidates(anchor, self.hits[i], self._verbatim(i))
-            # A verbatim quote in edited context counts only where position puts it.
-            if len(places) > 1 or (places and places[0].weak):
+            # A verbatim quote in edited context counts only where position puts it, and exact
+            # text that may be a copy waits for its neighbours too.
+            if len(places) > 1 or (places and (places[0].weak or self._unvouched(i, places[0]))):
                 rivalled[i] = places
                 continue
             location = self.found[i] = _decide(places, None, self.hints[i], self._vouch(i))
@@ -209,6 +210,9 @@ class _Relocation:
                     self.settled.room(hint, len(self.text), skip=i),
                 )
             self.found[i] = _decide(places, expected, hint, self._vouch(i))
+
+    def _unvouched(self, i: int, place: _Candidate) -> bool:
+        return place.exact and not self._vouched(i, place.start)
 
     def _by_continuity(self) -> None:
         """Verbatim quotes that continue the verbatim text of a placed anchor.
@@ -679,12 +683,13 @@ class _Document:
             anchor.suffix, after
         )
         total = len(anchor.prefix) + len(anchor.quote) + len(anchor.suffix)
+        reach = 4 * CONTEXT_CHARS
         whole_lines = (
             alone
-            and anchor.prefix[-1:] in ("", "\n")
-            and anchor.suffix[:1] in ("", "\n", "\r")
-            and self.text[start - 1 : start] in ("", "\n")
-            and self.text[end : end + 1] in ("", "\n", "\r")
+            and _opens_line(anchor.prefix, len(anchor.prefix) < CONTEXT_CHARS)
+            and _closes_line(anchor.suffix, len(anchor.suffix) < CONTEXT_CHARS)
+            and _opens_line(self.text[max(0, start - reach) : start], start <= reach)
+            and _closes_line(self.text[end : end + reach], end + reach >= len(self.text))
         )
         return _Candidate(
             start, end, 1.0 - edits / total, False, weak=True, whole_lines=whole_lines
@@ -929,6 +934,18 @@ class _Verbatim:
     @property
     def sides(self) -> tuple[str, str]:
         return self.prefix, self.suffix
+
+
+def _opens_line(before: str, at_text_start: bool) -> bool:
+    """Whether only indentation stands between a line break (or the text's start) and here."""
+    head, newline, indent = before.rpartition("\n")
+    return not indent.strip() and bool(newline or at_text_start)
+
+
+def _closes_line(after: str, at_text_end: bool) -> bool:
+    """Whether only trailing white space stands between here and a line break (or the end)."""
+    rest, newline, _ = after.partition("\n")
+    return not rest.strip() and bool(newline or at_text_end)
 
 
 def _split(hit: _Verbatim, hits: list[_Verbatim]) -> bool:

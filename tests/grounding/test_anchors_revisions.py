@@ -220,6 +220,22 @@ def test_link_definitions_moved_to_the_end_are_found_not_orphaned() -> None:
         assert tidied[found[i].start : found[i].end] == anchors[i].quote
 
 
+def test_an_indented_command_moved_to_another_section_is_found_not_orphaned() -> None:
+    # Too short to be placed on its own word, and far from where it was, but whole lines then
+    # and now, and the only copy: a person confirms it, but it is not lost.
+    settings = "".join(
+        f"The key {key} sets how the tool {does}. It is documented with its default below.\n\n"
+        for key, does in (("jobs", "runs in parallel"), ("cache", "stores"), ("log", "reports"))
+    )
+    old = "## Fedora\n\nInstall it with:\n\n    dnf install thetool\n\n" + settings
+    anchors, hints = plan_of(old)
+    command = anchors.index(make_anchor(old, *_span(old, "dnf install thetool")))
+    new = "## Fedora\n\n" + settings + "## Notes\n\nOn Fedora:\n\n    dnf install thetool\n"
+    found = relocate(new, anchors, hints)
+    assert found[command].status == FUZZY
+    assert new[found[command].start : found[command].end] == "dnf install thetool"
+
+
 # --- identical passages, and what must still not be placed ---------------------------------------
 
 
