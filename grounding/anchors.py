@@ -4,23 +4,37 @@ A span's offsets go stale the moment its text is edited; its anchor does not. `l
 anchor's quote in a text and says how sure it is:
 
 - exact: the quote and its context, character for character, at the old place (the hint);
-- moved: the quote and its context, character for character, somewhere else;
-- fuzzy: the text was edited, or its typography changed; a person must confirm the span;
+- moved: the quote character for character, proven in its place (below), elsewhere or with its
+  context changed;
+- fuzzy: the quote was edited or retypeset, or nothing proves its place; a person must confirm;
 - ambiguous: several places fit and nothing tells them apart;
 - orphaned: nothing fits well enough.
 
 The one outcome that must never happen is a span on the wrong text reported as exact or moved.
-So those two need the quote and its context verbatim, and then either position (the text shifted
-exactly as the anchors around it did) or the certainty that no copy could be meant instead.
-Anything found by similarity is fuzzy, however high its score.
+So those two need the quote verbatim and proof of place, one of:
 
-How it is found: `str.find` of context + quote + context first, which is all a shifted text needs.
-Then a bounded fuzzy search: k-gram seeds point at the few regions where the anchor could be,
-Myers' bit-parallel edit distance (edlib, infix mode) aligns the quote's head and tail windows
-there, and rapidfuzz's bit-parallel Levenshtein verifies the whole quote. The fuzzy search runs
-on a folded copy of the text (curly quotes, dashes, ellipses and runs of white space made plain)
-with an offset map back to the original. A minimum score, an ambiguity margin and position (the
-hint, and in `relocate` the drift of the anchors around it) decide between places.
+- its context verbatim too (or changed only in white space and typography), and position (the
+  text shifted exactly as the anchors around it did) or the certainty that no copy could be
+  meant instead (the quote stands once, and the plan shows no other copy in the old text);
+- continuity (in `relocate`): the quote, with whatever context stands unchanged beside it,
+  overlaps or touches the verbatim text of a placed anchor, shifted by the same amount: one
+  unbroken stretch of the old text. The start of the text counts as placed;
+- order (in `relocate`): a quote of at least `DISTINCT_QUOTE_CHARS` that stands once in the
+  new text and once in the old, between where its neighbours went.
+
+Anything found by similarity is fuzzy, however high its score. A verbatim quote in rewritten
+context is offered as fuzzy where position expects it (near the hint or the drift of its
+neighbours, or between them), or where it stands as whole lines, then and now, the only copy:
+flagging is the safe failure, orphaning text that survived the bad one.
+
+How it is found: `str.find` of context + quote + context first, which is all a shifted text needs,
+and of the quote alone. Then a bounded fuzzy search: k-gram seeds point at the few regions where
+the anchor could be, Myers' bit-parallel edit distance (edlib, infix mode) aligns the quote's head
+and tail windows there, and rapidfuzz's bit-parallel Levenshtein verifies the whole quote. The
+fuzzy search runs on a folded copy of the text (curly quotes, dashes, ellipses and runs of white
+space made plain) with an offset map back to the original. A minimum score, an ambiguity margin
+and position (the hint, and in `relocate` the drift of the anchors around it) decide between
+places.
 """
 
 from __future__ import annotations
