@@ -18,7 +18,8 @@ a re-indented line is still the same line, and each insertion or deletion slid d
 tools do; then the characters of each pair of aligned lines and of each replaced block (a line
 of which less than half aligns counts as deleted); then passages that left their place (the
 deleted lines aligned with the inserted ones in the same way; a run of at least 16 characters
-is taken as moved).
+is taken as moved), and last paragraphs moved and edited on the way (a run of deleted lines at
+least 70 % like a run of inserted lines, difflib's ratio, and liked best, is that paragraph).
 What became of each quote follows as in bench_anchors: its surviving characters, by their new
 offsets, clustered; "present" when one cluster holds at least 90 % of the quote with at most
 10 % of other text inside, "gone" when less than half survives, "broken" in between.
@@ -69,6 +70,7 @@ PART_CHARS = 2_500
 # it look gone, never present.
 CHAR_DIFF_LIMIT = 30_000
 MOVED_LINE_CHARS = 16
+MOVED_PARAGRAPH_SIMILARITY = 0.7
 
 
 # --- the anchors -------------------------------------------------------------------------------
@@ -163,7 +165,42 @@ def new_positions(old: str, new: str) -> list[int]:
                     map_line(deleted[a + k], inserted[b + k])
         deleted = [i for i in deleted if not kept(i) and old_lines[i].strip()]
         inserted = [j for j in inserted if not used(j) and new_lines[j].strip()]
+    # Paragraphs that moved and were edited or re-wrapped on the way match no line; a run of
+    # deleted lines at least MOVED_PARAGRAPH_SIMILARITY like a run of inserted ones, and more
+    # like it than like any other, is that paragraph.
+    olds = [(old_starts[run[0]], old_starts[run[-1] + 1]) for run in _runs(deleted)]
+    news = [(new_starts[run[0]], new_starts[run[-1] + 1]) for run in _runs(inserted)]
+    pairs = []
+    for a_start, a_end in olds:
+        a = old[a_start:a_end]
+        if len(a.strip()) < MOVED_LINE_CHARS:
+            continue
+        for b_start, b_end in news:
+            matcher = difflib.SequenceMatcher(None, a, new[b_start:b_end], autojunk=False)
+            if matcher.real_quick_ratio() >= MOVED_PARAGRAPH_SIMILARITY and (
+                matcher.quick_ratio() >= MOVED_PARAGRAPH_SIMILARITY
+            ):
+                ratio = matcher.ratio()
+                if ratio >= MOVED_PARAGRAPH_SIMILARITY:
+                    pairs.append((ratio, a_start, a_end, b_start, b_end))
+    done_old, done_new = set(), set()
+    for _, a_start, a_end, b_start, b_end in sorted(pairs, reverse=True):
+        if a_start not in done_old and b_start not in done_new:
+            done_old.add(a_start)
+            done_new.add(b_start)
+            map_chars(a_start, old[a_start:a_end], b_start, new[b_start:b_end])
     return position
+
+
+def _runs(indexes: list[int]) -> list[list[int]]:
+    """Consecutive line numbers grouped: the lines of one paragraph."""
+    runs: list[list[int]] = []
+    for index in indexes:
+        if runs and index == runs[-1][-1] + 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
 
 
 def _slid_down(opcodes: list[tuple], a: list[str], b: list[str]) -> list[tuple]:
