@@ -490,7 +490,7 @@ class _Stretches:
 
     def touches(self, shift: int, low: int, high: int) -> bool:
         spans = self._by_shift.get(shift, [])
-        at = bisect.bisect_right(spans, (high, high))
+        at = bisect.bisect_left(spans, (high + 1,))  # the spans that start by `high`
         return any(end >= low for _, end in spans[max(0, at - self._LOOK_BACK) : at])
 
 
