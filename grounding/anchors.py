@@ -603,6 +603,8 @@ _MAX_POSTINGS = 64  # a k-gram found more often than this says nothing about whe
 _MAX_REGIONS = 24  # seed regions aligned per window, most votes first
 _MAX_HITS = 256  # exact hits collected per anchor
 _PIECE = 24  # characters in a piece tested for recurring
+_EDGE_CHARS = 16  # at most this much of a quote's opening (or ending) is looked for past an edge
+_EDGE_GAP = 48  # ... across at least this much inserted text (a quarter of the quote if more)
 _CIGAR = re.compile(r"(\d+)([=XID])")
 
 
@@ -898,8 +900,53 @@ class _Document:
             )
         return held * 2 >= pieces
 
+    def _widened(self, target: _Target, start: int, end: int) -> tuple[int, int]:
+        """The span, its ends moved out over text inserted just inside the quote's edges.
+
+        Alignment takes the cheapest path, and text inserted right after the quote's first few
+        characters (a heading's "## " before a new `<a name>` tag) costs more to cross than
+        those few characters cost to drop; the span then starts after the insertion. Where the
+        dropped opening stands just before, with the old prefix right before it, the span
+        starts there; the same at the end.
+        """
+        text, quote = self.folded.text, target.quote
+        reach = max(_EDGE_GAP, len(quote) // 4)
+        for size in range(min(_EDGE_CHARS, len(quote) - 1), 2, -1):
+            if text.startswith(quote[:size], start):
+                break
+            at = text.rfind(quote[:size], max(0, start - reach - size), start)
+            if at >= 0 and self._context_fits(target.prefix, at, start, before=True):
+                start = at
+                break
+        for size in range(min(_EDGE_CHARS, len(quote) - 1), 2, -1):
+            if text.endswith(quote[-size:], 0, end):
+                break
+            at = text.find(quote[-size:], end, end + reach + size)
+            if at >= 0 and self._context_fits(target.suffix, at + size, end, before=False):
+                end = at + size
+                break
+        return start, end
+
+    def _context_fits(self, context: str, wider: int, narrower: int, *, before: bool) -> bool:
+        """Whether the old context matches beside the wider edge better than beside the other."""
+        if not context:
+            return False
+        text, size = self.folded.text, len(context)
+
+        def edits(at: int) -> int:
+            beside = text[max(0, at - size) : at] if before else text[at : at + size]
+            return Levenshtein.distance(context, beside)
+
+        return edits(wider) < edits(narrower)
+
     def _score(self, target: _Target, span: tuple[int, int]) -> _Candidate | None:
-        """The place, scored on folded text, if it is good enough to count at all."""
+        """The place, scored on folded text, if it is good enough to count at all; widened over
+        text inserted inside its edges where that still counts."""
+        widened = self._widened(target, *span)
+        found = self._score_span(target, widened) if widened != span else None
+        return found or self._score_span(target, span)
+
+    def _score_span(self, target: _Target, span: tuple[int, int]) -> _Candidate | None:
         text = self.folded.text
         start, end = span
         if len(target.quote) > _LONGEST_WINDOW and not self._middle_holds(target, start, end):

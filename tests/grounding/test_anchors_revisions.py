@@ -236,6 +236,25 @@ def test_an_indented_command_moved_to_another_section_is_found_not_orphaned() ->
     assert new[found[command].start : found[command].end] == "dnf install thetool"
 
 
+def test_a_heading_that_gained_a_link_target_is_flagged_whole() -> None:
+    # The edit went in just after the heading's "#### "; the span still starts at the "#### ".
+    section = (
+        "#### Device whitelist\n\n**`devices`** (array of objects, OPTIONAL) configures the\n"
+        "device whitelist. The runtime MUST apply entries in the listed order.\n\n"
+        "* **`allow`** (boolean, REQUIRED) - whether the entry is allowed or denied.\n"
+        "* **`type`** (string, OPTIONAL) - type of device: `a` (all), `c` (char), or `b` (block).\n"
+        "* **`access`** (string, OPTIONAL) - cgroup permissions for device."
+    )
+    old = '```json\n   "devices": [\n      {"allow": false, "access": "rwm"}\n   ]\n```\n\n'
+    old += section + "\n\n#### Memory\n\nNone yet.\n"
+    start, end = _span(old, section)
+    tag = '<a name="configLinuxDeviceWhitelist" />'
+    new = old.replace("#### Device whitelist", "#### " + tag + "Device whitelist")
+    found = locate(new, make_anchor(old, start, end), start)
+    assert found.status == FUZZY
+    assert (found.start, found.end) == (start, end + len(tag))
+
+
 # --- identical passages, and what must still not be placed ---------------------------------------
 
 
