@@ -190,7 +190,9 @@ class _Relocation:
         for i, anchor in enumerate(self.anchors):
             if self.found[i] is not None:
                 continue
-            places = self.document.candidates(anchor, self.hits[i], self._verbatim(i))
+            places = self.document.candidates(
+                anchor, self.hits[i], self._verbatim(i), self.hints[i]
+            )
             # A verbatim quote in edited context counts only where position puts it, and exact
             # text that may be a copy waits for its neighbours too.
             if len(places) > 1 or (places and (places[0].weak or self._unvouched(i, places[0]))):
@@ -251,13 +253,25 @@ class _Relocation:
             for i in order:
                 if self.found[i] is not None and self.found[i].status in PLACED:
                     continue
-                hint, hits = self.hints[i], self._verbatim(i)
-                joined = [
-                    hit
-                    for hit in hits
-                    if stretches.touches(hit.start - hint, *self._stretch(i, hit.start, hit))
-                ]
-                if len(joined) == 1 and not _split(joined[0], hits):
+                hint, anchor = self.hints[i], self.anchors[i]
+                # Only a placed stretch beside this anchor's own old text can continue it, and
+                # only at its shift: look there, not at every copy of the quote.
+                reach = hint - len(anchor.prefix), hint + len(anchor.quote) + len(anchor.suffix)
+                beside = stretches.touching(*reach)
+                if not beside:
+                    continue
+                joined = []
+                for start in sorted({hint + shift for _, _, shift in beside}):
+                    if start < 0 or not self.text.startswith(anchor.quote, start):
+                        continue
+                    hit = self.document.verbatim_at(anchor, start)
+                    own_low, own_high = self._stretch(i, start, hit)
+                    if any(
+                        high >= own_low and low <= own_high and hint + shift == start
+                        for low, high, shift in beside
+                    ):
+                        joined.append(hit)
+                if len(joined) == 1 and not self.document.split(anchor, joined[0]):
                     start = joined[0].start
                     self._place(i, start, MOVED)
                     stretches.add(start - hint, *self._stretch(i, start, joined[0]))
@@ -276,13 +290,15 @@ class _Relocation:
             hint, quote = self.hints[i], self.anchors[i].quote
             if hint is None or location.status in PLACED or len(quote) < DISTINCT_QUOTE_CHARS:
                 continue
-            hits = self._verbatim(i)
-            if len(hits) != 1 or self.old_text.has_copy(i, quote_only=True):
+            start = self.text.find(quote)
+            if start < 0 or self.text.find(quote, start + 1) >= 0:
+                continue  # not there, or not alone
+            if self.old_text.has_copy(i, quote_only=True):
                 continue
             room = self.settled.room(hint, len(self.text), skip=i)
-            if room is not None and room[0] <= hits[0].start <= room[1]:
-                self._place(i, hits[0].start, MOVED)
-                self.placed.add(hint, hits[0].start - hint, i)
+            if room is not None and room[0] <= start <= room[1]:
+                self._place(i, start, MOVED)
+                self.placed.add(hint, start - hint, i)
                 placed = True
         return placed
 
@@ -297,7 +313,7 @@ class _Relocation:
 
     def _verbatim(self, i: int) -> list[_Verbatim]:
         if i not in self._verbatim_hits:
-            self._verbatim_hits[i] = self.document.verbatim_hits(self.anchors[i])
+            self._verbatim_hits[i] = self.document.verbatim_hits(self.anchors[i], self.hints[i])
         return self._verbatim_hits[i]
 
     def _place(self, i: int, start: int, status: str) -> None:
@@ -478,20 +494,20 @@ class _Drift:
 
 
 class _Stretches:
-    """Old-text spans found verbatim in the new text, grouped by how far they shifted."""
+    """Old-text spans found verbatim in the new text, with how far each shifted."""
 
     _LOOK_BACK = 64  # spans looked at before a point; a plan's spans overlap only so deep
 
     def __init__(self) -> None:
-        self._by_shift: dict[int, list[tuple[int, int]]] = {}
+        self._spans: list[tuple[int, int, int]] = []  # (old low, old high, shift)
 
     def add(self, shift: int, low: int, high: int) -> None:
-        bisect.insort(self._by_shift.setdefault(shift, []), (low, high))
+        bisect.insort(self._spans, (low, high, shift))
 
-    def touches(self, shift: int, low: int, high: int) -> bool:
-        spans = self._by_shift.get(shift, [])
-        at = bisect.bisect_left(spans, (high + 1,))  # the spans that start by `high`
-        return any(end >= low for _, end in spans[max(0, at - self._LOOK_BACK) : at])
+    def touching(self, low: int, high: int) -> list[tuple[int, int, int]]:
+        """The spans that overlap or touch [low, high] in the old text."""
+        at = bisect.bisect_left(self._spans, (high + 1,))  # the spans that start by `high`
+        return [span for span in self._spans[max(0, at - self._LOOK_BACK) : at] if span[1] >= low]
 
 
 class _OldText:
@@ -556,6 +572,14 @@ _CHAR_FOLDS = str.maketrans(
 )
 # Typed forms of one thing: "--" for a dash, "..." for an ellipsis, and any run of spaces.
 _RUNS = re.compile(r"([ .\-])\1+")
+# The same, one kind at a time: a literal replacement is quicker than a back-reference.
+_SPACE_RUNS, _DOT_RUNS, _DASH_RUNS = re.compile(" {2,}"), re.compile(r"\.{2,}"), re.compile("-{2,}")
+
+
+def _fold(text: str) -> str:
+    """The folded text alone, without the offset map `_Folded` keeps (the same as its text)."""
+    plain = text.translate(_CHAR_FOLDS)
+    return _DASH_RUNS.sub("-", _DOT_RUNS.sub(".", _SPACE_RUNS.sub(" ", plain)))
 
 
 class _Folded:
@@ -606,6 +630,8 @@ _PIECE = 24  # characters in a piece tested for recurring
 _EDGE_CHARS = 16  # at most this much of a quote's opening (or ending) is looked for past an edge
 _EDGE_GAP = 48  # ... across at least this much inserted text (a quarter of the quote if more)
 _CIGAR = re.compile(r"(\d+)([=XID])")
+_MAX_WEAK = 16  # weak places offered per anchor, the nearest to its hint
+_MAX_VERBATIM = 64  # verbatim places of a quote looked at closely, the nearest to its hint
 
 
 class _Document:
@@ -627,33 +653,62 @@ class _Document:
         at = start - len(anchor.prefix)
         return at >= 0 and self.text.startswith(anchor.prefix + anchor.quote + anchor.suffix, at)
 
-    def verbatim_hits(self, anchor: Anchor) -> list[_Verbatim]:
-        """Where the quote stands character for character (at most `_MAX_HITS`), and how much
-        of its context stands with it. An empty quote stands everywhere, so nowhere here."""
-        quote, found = anchor.quote, []
+    def verbatim_hits(self, anchor: Anchor, hint: int | None) -> list[_Verbatim]:
+        """Where the quote stands character for character, and how much of its context stands
+        with it there: the `_MAX_VERBATIM` places nearest the hint. An empty quote stands
+        everywhere, so nowhere here."""
+        quote, starts = anchor.quote, []
         at = self.text.find(quote) if quote else -1
-        while at >= 0 and len(found) < _MAX_HITS:
-            found.append(self.verbatim_at(anchor, at))
+        while at >= 0 and len(starts) < _MAX_HITS:
+            starts.append(at)
             at = self.text.find(quote, at + 1)
-        return found
+        if len(starts) > _MAX_VERBATIM:
+            near = 0 if hint is None else hint
+            starts = sorted(sorted(starts, key=lambda start: abs(start - near))[:_MAX_VERBATIM])
+        folded = _fold(anchor.prefix), _fold(anchor.suffix)
+        return [self.verbatim_at(anchor, start, folded) for start in starts]
 
-    def verbatim_at(self, anchor: Anchor, start: int) -> _Verbatim:
+    def split(self, anchor: Anchor, hit: _Verbatim) -> bool:
+        """Whether another copy of the quote kept the side of the context that `hit` lost.
+
+        Then the old surroundings went half with one copy and half with the other, and which
+        of the two is the anchor's, no text can say.
+        """
+        sides = (
+            (anchor.prefix, hit.prefix, anchor.prefix + anchor.quote, len(anchor.prefix)),
+            (anchor.suffix, hit.suffix, anchor.quote + anchor.suffix, 0),
+        )
+        for context, kept_here, kept, offset in sides:
+            if not context or kept_here == _VERBATIM:
+                continue
+            at, looked = self.text.find(kept), 0
+            while at >= 0 and looked < _MAX_HITS:
+                if at + offset != hit.start:
+                    return True
+                at, looked = self.text.find(kept, at + 1), looked + 1
+        return False
+
+    def verbatim_at(
+        self, anchor: Anchor, start: int, folded: tuple[str, str] | None = None
+    ) -> _Verbatim:
+        """How the quote at `start` keeps its context; `folded`: the context already folded."""
         text, prefix, suffix = self.text, anchor.prefix, anchor.suffix
+        folded_prefix, folded_suffix = folded or (_fold(prefix), _fold(suffix))
         end = start + len(anchor.quote)
         if start >= len(prefix) and text.startswith(prefix, start - len(prefix)):
             before = _VERBATIM
         else:
-            window = text[max(0, start - 2 * len(prefix) - 16) : start]
-            before = _FOLDED if _Folded(window).text.endswith(_Folded(prefix).text) else _EDITED
+            window = _fold(text[max(0, start - 2 * len(prefix) - 16) : start])
+            before = _FOLDED if window.endswith(folded_prefix) else _EDITED
         if text.startswith(suffix, end):
             after = _VERBATIM
         else:
-            window = text[end : end + 2 * len(suffix) + 16]
-            after = _FOLDED if _Folded(window).text.startswith(_Folded(suffix).text) else _EDITED
+            window = _fold(text[end : end + 2 * len(suffix) + 16])
+            after = _FOLDED if window.startswith(folded_suffix) else _EDITED
         return _Verbatim(start, before, after)
 
     def candidates(
-        self, anchor: Anchor, hits: list[int], verbatim: list[_Verbatim]
+        self, anchor: Anchor, hits: list[int], verbatim: list[_Verbatim], hint: int | None
     ) -> list[_Candidate]:
         """Every place that could be the anchor's, with its score: the exact hits and the rest.
 
@@ -668,7 +723,9 @@ class _Document:
         exact = set(hits)
         retypeset = [hit for hit in verbatim if hit.start not in exact and _EDITED not in hit.sides]
         places += [_Candidate(hit.start, hit.start + end, 1.0, True, True) for hit in retypeset]
-        weak = [hit for hit in verbatim if _EDITED in hit.sides]
+        weak = [hit.start for hit in verbatim if _EDITED in hit.sides]
+        if hint is not None:
+            weak.sort(key=lambda start: (abs(start - hint), start))
         alone = len(verbatim) == 1
         target = _Target(anchor)
         scored = [self._score(target, span) for span in self._fuzzy_spans(target, seeded=True)]
@@ -676,12 +733,14 @@ class _Document:
             # No seed led anywhere: scan the whole text before calling the anchor orphaned.
             scored = [self._score(target, span) for span in self._fuzzy_spans(target, False)]
         ranked = sorted(filter(None, scored), key=lambda place: (-place.score, place.start))
-        ranked += sorted(
-            (self._weak(anchor, hit.start, alone) for hit in weak),
-            key=lambda place: (-place.score, place.start),
-        )
         for place in ranked:
             if not any(_same_place(place, other) for other in places):
+                places.append(place)
+        # Weak places stand where the quote does verbatim, apart from the exact ones; only the
+        # few found by the search can be the same place.
+        for start in weak[:_MAX_WEAK]:
+            place = self._weak(anchor, start, alone)
+            if not any(_same_place(place, other) for other in ranked):
                 places.append(place)
         return places
 
@@ -1007,18 +1066,6 @@ def _closes_line(after: str, at_text_end: bool) -> bool:
     """Whether only trailing white space stands between here and a line break (or the end)."""
     rest, newline, _ = after.partition("\n")
     return not rest.strip() and bool(newline or at_text_end)
-
-
-def _split(hit: _Verbatim, hits: list[_Verbatim]) -> bool:
-    """Whether another copy of the quote kept the side of the context that `hit` lost.
-
-    Then the old surroundings went half with one copy and half with the other, and which of
-    the two is the anchor's, no text can say.
-    """
-    others = [other for other in hits if other is not hit]
-    return (hit.prefix != _VERBATIM and any(other.prefix == _VERBATIM for other in others)) or (
-        hit.suffix != _VERBATIM and any(other.suffix == _VERBATIM for other in others)
-    )
 
 
 class _Alphabet(dict):
