@@ -4,23 +4,37 @@ A span's offsets go stale the moment its text is edited; its anchor does not. `l
 anchor's quote in a text and says how sure it is:
 
 - exact: the quote and its context, character for character, at the old place (the hint);
-- moved: the quote and its context, character for character, somewhere else;
-- fuzzy: the text was edited, or its typography changed; a person must confirm the span;
+- moved: the quote character for character, proven in its place (below), elsewhere or with its
+  context changed;
+- fuzzy: the quote was edited or retypeset, or nothing proves its place; a person must confirm;
 - ambiguous: several places fit and nothing tells them apart;
 - orphaned: nothing fits well enough.
 
 The one outcome that must never happen is a span on the wrong text reported as exact or moved.
-So those two need the quote and its context verbatim, and then either position (the text shifted
-exactly as the anchors around it did) or the certainty that no copy could be meant instead.
-Anything found by similarity is fuzzy, however high its score.
+So those two need the quote verbatim and proof of place, one of:
 
-How it is found: `str.find` of context + quote + context first, which is all a shifted text needs.
-Then a bounded fuzzy search: k-gram seeds point at the few regions where the anchor could be,
-Myers' bit-parallel edit distance (edlib, infix mode) aligns the quote's head and tail windows
-there, and rapidfuzz's bit-parallel Levenshtein verifies the whole quote. The fuzzy search runs
-on a folded copy of the text (curly quotes, dashes, ellipses and runs of white space made plain)
-with an offset map back to the original. A minimum score, an ambiguity margin and position (the
-hint, and in `relocate` the drift of the anchors around it) decide between places.
+- its context verbatim too (or changed only in white space and typography), and position (the
+  text shifted exactly as the anchors around it did) or the certainty that no copy could be
+  meant instead (the quote stands once, and the plan shows no other copy in the old text);
+- continuity (in `relocate`): the quote, with whatever context stands unchanged beside it,
+  overlaps or touches the verbatim text of a placed anchor, shifted by the same amount: one
+  unbroken stretch of the old text. The start of the text counts as placed;
+- order (in `relocate`): a quote of at least `DISTINCT_QUOTE_CHARS` that stands once in the
+  new text and once in the old, between where its neighbours went.
+
+Anything found by similarity is fuzzy, however high its score. A verbatim quote in rewritten
+context is offered as fuzzy where position expects it (near the hint or the drift of its
+neighbours, or between them), or where it stands as whole lines, then and now, the only copy:
+flagging is the safe failure, orphaning text that survived the bad one.
+
+How it is found: `str.find` of context + quote + context first, which is all a shifted text needs,
+and of the quote alone. Then a bounded fuzzy search: k-gram seeds point at the few regions where
+the anchor could be, Myers' bit-parallel edit distance (edlib, infix mode) aligns the quote's head
+and tail windows there, and rapidfuzz's bit-parallel Levenshtein verifies the whole quote. The
+fuzzy search runs on a folded copy of the text (curly quotes, dashes, ellipses and runs of white
+space made plain) with an offset map back to the original. A minimum score, an ambiguity margin
+and position (the hint, and in `relocate` the drift of the anchors around it) decide between
+places.
 """
 
 from __future__ import annotations
@@ -54,6 +68,9 @@ MIN_QUOTE_SIMILARITY = 0.7
 # A quote this long and this similar counts without its context (a paragraph moved elsewhere).
 LONE_QUOTE_CHARS = 64
 LONE_QUOTE_SIMILARITY = 0.9
+# A verbatim quote this long, standing once in the old and the new text, is distinct enough to
+# be the anchor's own text wherever its context went, provided it lies between its neighbours.
+DISTINCT_QUOTE_CHARS = 24
 # Places scoring within this of the best one are rivals: ambiguous unless position decides.
 AMBIGUITY_MARGIN = 0.05
 # Position may single out a rival (as fuzzy) that lies within this many characters of where the
@@ -126,12 +143,17 @@ class _Relocation:
         self.old_text = _OldText(anchors, hints)
         self.hits = [self.document.exact_hits(anchor) for anchor in anchors]
         self.found: list[Location | None] = [None] * len(anchors)
+        self._verbatim_hits: dict[int, list[_Verbatim]] = {}
 
     def run(self) -> list[Location]:
         self._same_place()
         self._shifted_with_neighbours()
         rivalled = self._searched()
+        self._by_continuity()
         self._by_neighbours(rivalled)
+        self._by_continuity()
+        if self._by_order():
+            self._by_continuity()
         return [location for location in self.found if location is not None]
 
     def _same_place(self) -> None:
@@ -168,8 +190,12 @@ class _Relocation:
         for i, anchor in enumerate(self.anchors):
             if self.found[i] is not None:
                 continue
-            places = self.document.candidates(anchor, self.hits[i])
-            if len(places) > 1:
+            places = self.document.candidates(
+                anchor, self.hits[i], self._verbatim(i), self.hints[i]
+            )
+            # A verbatim quote in edited context counts only where position puts it, and exact
+            # text that may be a copy waits for its neighbours too.
+            if len(places) > 1 or (places and (places[0].weak or self._unvouched(i, places[0]))):
                 rivalled[i] = places
                 continue
             location = self.found[i] = _decide(places, None, self.hints[i], self._vouch(i))
@@ -186,6 +212,8 @@ class _Relocation:
     def _by_neighbours(self, rivalled: dict[int, list[_Candidate]]) -> None:
         """Rivals told apart by where the anchors around them went."""
         for i, places in rivalled.items():
+            if self.found[i] is not None:
+                continue  # placed by continuity
             hint, expected = self.hints[i], None
             if hint is not None:
                 low, high = self.settled.between(hint, skip=i)
@@ -194,8 +222,99 @@ class _Relocation:
                     tuple(self.settled.expected_starts(hint, skip=i)) or (hint,),
                     low,
                     high,
+                    hint,
+                    self.settled.room(hint, len(self.text), skip=i),
                 )
             self.found[i] = _decide(places, expected, hint, self._vouch(i))
+
+    def _unvouched(self, i: int, place: _Candidate) -> bool:
+        return place.exact and not self._vouched(i, place.start)
+
+    def _by_continuity(self) -> None:
+        """Verbatim quotes that continue the verbatim text of a placed anchor.
+
+        Where a placed anchor's verbatim stretch (quote and the context found unchanged) and
+        this quote's overlap or touch in the old text, and both shifted by the same amount, the
+        two are one unbroken stretch of the old text, character for character: proof of place
+        however much the rest of the context was edited. Chains run both ways, a pass each.
+        """
+        stretches = _Stretches()
+        stretches.add(0, 0, 0)  # the start of the text stayed where it was
+        waiting = []
+        for i, location in enumerate(self.found):
+            hint = self.hints[i]
+            if hint is None:
+                continue
+            if location is not None and location.status in PLACED:
+                stretches.add(location.start - hint, *self._stretch(i, location.start))
+            elif self.anchors[i].quote:
+                waiting.append(i)
+        for order in (waiting, waiting[::-1]):
+            for i in order:
+                if self.found[i] is not None and self.found[i].status in PLACED:
+                    continue
+                hint, anchor = self.hints[i], self.anchors[i]
+                # Only a placed stretch beside this anchor's own old text can continue it, and
+                # only at its shift: look there, not at every copy of the quote.
+                reach = hint - len(anchor.prefix), hint + len(anchor.quote) + len(anchor.suffix)
+                beside = stretches.touching(*reach)
+                if not beside:
+                    continue
+                joined = []
+                for start in sorted({hint + shift for _, _, shift in beside}):
+                    if start < 0 or not self.text.startswith(anchor.quote, start):
+                        continue
+                    hit = self.document.verbatim_at(anchor, start)
+                    own_low, own_high = self._stretch(i, start, hit)
+                    if any(
+                        high >= own_low and low <= own_high and hint + shift == start
+                        for low, high, shift in beside
+                    ):
+                        joined.append(hit)
+                if len(joined) == 1 and not self.document.split(anchor, joined[0]):
+                    start = joined[0].start
+                    self._place(i, start, MOVED)
+                    stretches.add(start - hint, *self._stretch(i, start, joined[0]))
+                    self.placed.add(hint, start - hint, i)
+                    self.settled.add(hint, start - hint, i)
+
+    def _by_order(self) -> bool:
+        """Distinct verbatim quotes, the only copy then and now, between their neighbours.
+
+        A quote of at least `DISTINCT_QUOTE_CHARS` that stands once in the new text, that the
+        plan shows only once in the old text, and that lies between where its neighbours went
+        is the anchor's own text, however its context was edited. Returns whether any was placed.
+        """
+        placed = False
+        for i, location in enumerate(self.found):
+            hint, quote = self.hints[i], self.anchors[i].quote
+            if hint is None or location.status in PLACED or len(quote) < DISTINCT_QUOTE_CHARS:
+                continue
+            start = self.text.find(quote)
+            if start < 0 or self.text.find(quote, start + 1) >= 0:
+                continue  # not there, or not alone
+            if self.old_text.has_copy(i, quote_only=True):
+                continue
+            room = self.settled.room(hint, len(self.text), skip=i)
+            if room is not None and room[0] <= start <= room[1]:
+                self._place(i, start, MOVED)
+                self.placed.add(hint, start - hint, i)
+                placed = True
+        return placed
+
+    def _stretch(self, i: int, start: int, hit: _Verbatim | None = None) -> tuple[int, int]:
+        """The old-text span of anchor `i` found verbatim at `start`: its quote, and each side
+        of context that is unchanged there too."""
+        anchor, hint = self.anchors[i], self.hints[i]
+        hit = hit or self.document.verbatim_at(anchor, start)
+        low = hint - len(anchor.prefix) if hit.prefix == _VERBATIM else hint
+        high = hint + len(anchor.quote)
+        return low, high + len(anchor.suffix) if hit.suffix == _VERBATIM else high
+
+    def _verbatim(self, i: int) -> list[_Verbatim]:
+        if i not in self._verbatim_hits:
+            self._verbatim_hits[i] = self.document.verbatim_hits(self.anchors[i], self.hints[i])
+        return self._verbatim_hits[i]
 
     def _place(self, i: int, start: int, status: str) -> None:
         self.found[i] = Location(start, start + len(self.anchors[i].quote), status, 1.0)
@@ -236,7 +355,10 @@ class _Candidate:
     start: int
     end: int
     score: float
-    exact: bool  # quote and context identical, character for character
+    exact: bool  # quote and context identical, character for character (or `retypeset`)
+    retypeset: bool = False  # the quote identical, its context only after folding typography
+    weak: bool = False  # the quote identical, its context edited past the minimum score
+    whole_lines: bool = False  # weak, but whole lines then and now, and the only such place
 
 
 _ORPHAN = Location(-1, -1, ORPHANED, 0.0)
@@ -250,6 +372,8 @@ class _Expected:
     near: tuple[int, ...]  # by the drift of any settled neighbour, fuzzy ones included
     low: int | None  # between the settled neighbours' new starts, when their order held
     high: int | None
+    hint: int | None = None  # the quote's old start
+    room: tuple[int, int] | None = None  # between the settled neighbours, or a neighbour and an end
 
 
 def _decide(
@@ -258,6 +382,9 @@ def _decide(
     hint: int | None,
     vouched: Callable[[_Candidate], bool],
 ) -> Location:
+    # A weak place (the quote verbatim, its context rewritten) counts only where position
+    # expects the anchor: elsewhere the same words may stand in another passage.
+    places = [place for place in places if not place.weak or _expects(expected, place)]
     if not places:
         return _ORPHAN
     chosen, strong = (None, False) if expected is None else _by_position(places, expected)
@@ -266,7 +393,7 @@ def _decide(
         strong = chosen.exact and vouched(chosen)
     if chosen is not None:
         if chosen.exact and strong:
-            status = EXACT if chosen.start == hint else MOVED
+            status = EXACT if chosen.start == hint and not chosen.retypeset else MOVED
             return Location(chosen.start, chosen.end, status, 1.0)
         return Location(chosen.start, chosen.end, FUZZY, chosen.score)
     best = max(places, key=lambda place: (place.score, -place.start))
@@ -275,6 +402,19 @@ def _decide(
     # edited where it was, and this place a copy of it.
     status = FUZZY if len(rivals) == 1 else AMBIGUOUS
     return Location(best.start, best.end, status, best.score)
+
+
+def _expects(expected: _Expected | None, place: _Candidate) -> bool:
+    """Whether position puts the anchor here: near where drift or the hint says, or between its
+    neighbours (or a neighbour and the end of the text, where it has only one)."""
+    if place.whole_lines:
+        return True
+    if expected is None:
+        return False
+    near = (*expected.near, *(() if expected.hint is None else (expected.hint,)))
+    if any(abs(place.start - at) <= POSITION_TOLERANCE for at in near):
+        return True
+    return expected.room is not None and expected.room[0] <= place.start <= expected.room[1]
 
 
 def _by_position(places: list[_Candidate], expected: _Expected) -> tuple[_Candidate | None, bool]:
@@ -332,6 +472,16 @@ class _Drift:
         """Where the neighbours' drift puts an anchor whose old start was `hint`."""
         return sorted({hint + delta for _, delta, _ in self.neighbours(hint, skip=skip)})
 
+    def room(self, hint: int, length: int, *, skip: int) -> tuple[int, int] | None:
+        """The new text between the neighbours' new starts, or a neighbour's and the text's end."""
+        neighbours = self.neighbours(hint, skip=skip)
+        before = [old + delta for old, delta, _ in neighbours if old <= hint]
+        after = [old + delta for old, delta, _ in neighbours if old > hint]
+        if not neighbours:
+            return None
+        low, high = (before or [0])[0], (after or [length])[0]
+        return (low, high) if low <= high else None
+
     def between(self, hint: int, *, skip: int) -> tuple[int | None, int | None]:
         """The new starts of the neighbours before and after, if the text kept them in order."""
         neighbours = self.neighbours(hint, skip=skip)
@@ -341,6 +491,23 @@ class _Drift:
             if before <= hint <= after and low <= high:
                 return low, high
         return None, None
+
+
+class _Stretches:
+    """Old-text spans found verbatim in the new text, with how far each shifted."""
+
+    _LOOK_BACK = 64  # spans looked at before a point; a plan's spans overlap only so deep
+
+    def __init__(self) -> None:
+        self._spans: list[tuple[int, int, int]] = []  # (old low, old high, shift)
+
+    def add(self, shift: int, low: int, high: int) -> None:
+        bisect.insort(self._spans, (low, high, shift))
+
+    def touching(self, low: int, high: int) -> list[tuple[int, int, int]]:
+        """The spans that overlap or touch [low, high] in the old text."""
+        at = bisect.bisect_left(self._spans, (high + 1,))  # the spans that start by `high`
+        return [span for span in self._spans[max(0, at - self._LOOK_BACK) : at] if span[1] >= low]
 
 
 class _OldText:
@@ -373,11 +540,14 @@ class _OldText:
             length += len(piece) + 1
         return "\x00".join(joined), offsets, starts
 
-    def has_copy(self, i: int) -> bool:
-        """Whether anchor `i`'s context + quote + context shows in the old text but at its place."""
+    def has_copy(self, i: int, *, quote_only: bool = False) -> bool:
+        """Whether anchor `i`'s context + quote + context (or its quote alone) shows in the old
+        text but at its place."""
         anchor, hint = self._anchors[i], self._hints[i]
         needle = anchor.prefix + anchor.quote + anchor.suffix
         own = None if hint is None else hint - len(anchor.prefix)
+        if quote_only:
+            needle, own = anchor.quote, hint
         joined, offsets, starts = self._pieces
         at = joined.find(needle)
         while at >= 0:
@@ -402,6 +572,14 @@ _CHAR_FOLDS = str.maketrans(
 )
 # Typed forms of one thing: "--" for a dash, "..." for an ellipsis, and any run of spaces.
 _RUNS = re.compile(r"([ .\-])\1+")
+# The same, one kind at a time: a literal replacement is quicker than a back-reference.
+_SPACE_RUNS, _DOT_RUNS, _DASH_RUNS = re.compile(" {2,}"), re.compile(r"\.{2,}"), re.compile("-{2,}")
+
+
+def _fold(text: str) -> str:
+    """The folded text alone, without the offset map `_Folded` keeps (the same as its text)."""
+    plain = text.translate(_CHAR_FOLDS)
+    return _DASH_RUNS.sub("-", _DOT_RUNS.sub(".", _SPACE_RUNS.sub(" ", plain)))
 
 
 class _Folded:
@@ -449,7 +627,11 @@ _MAX_POSTINGS = 64  # a k-gram found more often than this says nothing about whe
 _MAX_REGIONS = 24  # seed regions aligned per window, most votes first
 _MAX_HITS = 256  # exact hits collected per anchor
 _PIECE = 24  # characters in a piece tested for recurring
+_EDGE_CHARS = 16  # at most this much of a quote's opening (or ending) is looked for past an edge
+_EDGE_GAP = 48  # ... across at least this much inserted text (a quarter of the quote if more)
 _CIGAR = re.compile(r"(\d+)([=XID])")
+_MAX_WEAK = 16  # weak places offered per anchor, the nearest to its hint
+_MAX_VERBATIM = 64  # verbatim places of a quote looked at closely, the nearest to its hint
 
 
 class _Document:
@@ -471,11 +653,80 @@ class _Document:
         at = start - len(anchor.prefix)
         return at >= 0 and self.text.startswith(anchor.prefix + anchor.quote + anchor.suffix, at)
 
-    def candidates(self, anchor: Anchor, hits: list[int]) -> list[_Candidate]:
-        """Every place that could be the anchor's, with its score: the exact hits and the rest."""
-        places = [_Candidate(start, start + len(anchor.quote), 1.0, True) for start in hits]
+    def verbatim_hits(self, anchor: Anchor, hint: int | None) -> list[_Verbatim]:
+        """Where the quote stands character for character, and how much of its context stands
+        with it there: the `_MAX_VERBATIM` places nearest the hint. An empty quote stands
+        everywhere, so nowhere here."""
+        quote, starts = anchor.quote, []
+        at = self.text.find(quote) if quote else -1
+        while at >= 0 and len(starts) < _MAX_HITS:
+            starts.append(at)
+            at = self.text.find(quote, at + 1)
+        if len(starts) > _MAX_VERBATIM:
+            near = 0 if hint is None else hint
+            starts = sorted(sorted(starts, key=lambda start: abs(start - near))[:_MAX_VERBATIM])
+        folded = _fold(anchor.prefix), _fold(anchor.suffix)
+        return [self.verbatim_at(anchor, start, folded) for start in starts]
+
+    def split(self, anchor: Anchor, hit: _Verbatim) -> bool:
+        """Whether another copy of the quote kept the side of the context that `hit` lost.
+
+        Then the old surroundings went half with one copy and half with the other, and which
+        of the two is the anchor's, no text can say.
+        """
+        sides = (
+            (anchor.prefix, hit.prefix, anchor.prefix + anchor.quote, len(anchor.prefix)),
+            (anchor.suffix, hit.suffix, anchor.quote + anchor.suffix, 0),
+        )
+        for context, kept_here, kept, offset in sides:
+            if not context or kept_here == _VERBATIM:
+                continue
+            at, looked = self.text.find(kept), 0
+            while at >= 0 and looked < _MAX_HITS:
+                if at + offset != hit.start:
+                    return True
+                at, looked = self.text.find(kept, at + 1), looked + 1
+        return False
+
+    def verbatim_at(
+        self, anchor: Anchor, start: int, folded: tuple[str, str] | None = None
+    ) -> _Verbatim:
+        """How the quote at `start` keeps its context; `folded`: the context already folded."""
+        text, prefix, suffix = self.text, anchor.prefix, anchor.suffix
+        folded_prefix, folded_suffix = folded or (_fold(prefix), _fold(suffix))
+        end = start + len(anchor.quote)
+        if start >= len(prefix) and text.startswith(prefix, start - len(prefix)):
+            before = _VERBATIM
+        else:
+            window = _fold(text[max(0, start - 2 * len(prefix) - 16) : start])
+            before = _FOLDED if window.endswith(folded_prefix) else _EDITED
+        if text.startswith(suffix, end):
+            after = _VERBATIM
+        else:
+            window = _fold(text[end : end + 2 * len(suffix) + 16])
+            after = _FOLDED if window.startswith(folded_suffix) else _EDITED
+        return _Verbatim(start, before, after)
+
+    def candidates(
+        self, anchor: Anchor, hits: list[int], verbatim: list[_Verbatim], hint: int | None
+    ) -> list[_Candidate]:
+        """Every place that could be the anchor's, with its score: the exact hits and the rest.
+
+        The quote found verbatim with its context changed only in typography or white space
+        counts as exact text (though never as exact status); with its context edited it is a
+        weak place, to be taken only where position expects it.
+        """
+        end = len(anchor.quote)
+        places = [_Candidate(start, start + end, 1.0, True) for start in hits]
         if len(hits) >= _MAX_HITS:
             return places  # more rivals already than position could ever tell apart
+        exact = set(hits)
+        retypeset = [hit for hit in verbatim if hit.start not in exact and _EDITED not in hit.sides]
+        places += [_Candidate(hit.start, hit.start + end, 1.0, True, True) for hit in retypeset]
+        weak = [hit.start for hit in verbatim if _EDITED in hit.sides]
+        if hint is not None:
+            weak.sort(key=lambda start: (abs(start - hint), start))
+        alone = len(verbatim) == 1
         target = _Target(anchor)
         scored = [self._score(target, span) for span in self._fuzzy_spans(target, seeded=True)]
         if not any(scored):
@@ -485,7 +736,39 @@ class _Document:
         for place in ranked:
             if not any(_same_place(place, other) for other in places):
                 places.append(place)
+        # Weak places stand where the quote does verbatim, apart from the exact ones; only the
+        # few found by the search can be the same place.
+        for start in weak[:_MAX_WEAK]:
+            place = self._weak(anchor, start, alone)
+            if not any(_same_place(place, other) for other in ranked):
+                places.append(place)
         return places
+
+    def _weak(self, anchor: Anchor, start: int, alone: bool) -> _Candidate:
+        """A verbatim quote in edited context, scored by how much of its context is left.
+
+        Whole lines of text (a heading, a paragraph, a link definition) that were whole lines
+        and are whole lines again, the only place the quote stands, are that text moved; a
+        phrase found inside other lines may be the same words in another passage.
+        """
+        end = start + len(anchor.quote)
+        before = self.text[max(0, start - len(anchor.prefix)) : start]
+        after = self.text[end : end + len(anchor.suffix)]
+        edits = Levenshtein.distance(anchor.prefix, before) + Levenshtein.distance(
+            anchor.suffix, after
+        )
+        total = len(anchor.prefix) + len(anchor.quote) + len(anchor.suffix)
+        reach = 4 * CONTEXT_CHARS
+        whole_lines = (
+            alone
+            and _opens_line(anchor.prefix, len(anchor.prefix) < CONTEXT_CHARS)
+            and _closes_line(anchor.suffix, len(anchor.suffix) < CONTEXT_CHARS)
+            and _opens_line(self.text[max(0, start - reach) : start], start <= reach)
+            and _closes_line(self.text[end : end + reach], end + reach >= len(self.text))
+        )
+        return _Candidate(
+            start, end, 1.0 - edits / total, False, weak=True, whole_lines=whole_lines
+        )
 
     # the folded text, its codes for edlib and its seed index
 
@@ -676,8 +959,53 @@ class _Document:
             )
         return held * 2 >= pieces
 
+    def _widened(self, target: _Target, start: int, end: int) -> tuple[int, int]:
+        """The span, its ends moved out over text inserted just inside the quote's edges.
+
+        Alignment takes the cheapest path, and text inserted right after the quote's first few
+        characters (a heading's "## " before a new `<a name>` tag) costs more to cross than
+        those few characters cost to drop; the span then starts after the insertion. Where the
+        dropped opening stands just before, with the old prefix right before it, the span
+        starts there; the same at the end.
+        """
+        text, quote = self.folded.text, target.quote
+        reach = max(_EDGE_GAP, len(quote) // 4)
+        for size in range(min(_EDGE_CHARS, len(quote) - 1), 2, -1):
+            if text.startswith(quote[:size], start):
+                break
+            at = text.rfind(quote[:size], max(0, start - reach - size), start)
+            if at >= 0 and self._context_fits(target.prefix, at, start, before=True):
+                start = at
+                break
+        for size in range(min(_EDGE_CHARS, len(quote) - 1), 2, -1):
+            if text.endswith(quote[-size:], 0, end):
+                break
+            at = text.find(quote[-size:], end, end + reach + size)
+            if at >= 0 and self._context_fits(target.suffix, at + size, end, before=False):
+                end = at + size
+                break
+        return start, end
+
+    def _context_fits(self, context: str, wider: int, narrower: int, *, before: bool) -> bool:
+        """Whether the old context matches beside the wider edge better than beside the other."""
+        if not context:
+            return False
+        text, size = self.folded.text, len(context)
+
+        def edits(at: int) -> int:
+            beside = text[max(0, at - size) : at] if before else text[at : at + size]
+            return Levenshtein.distance(context, beside)
+
+        return edits(wider) < edits(narrower)
+
     def _score(self, target: _Target, span: tuple[int, int]) -> _Candidate | None:
-        """The place, scored on folded text, if it is good enough to count at all."""
+        """The place, scored on folded text, if it is good enough to count at all; widened over
+        text inserted inside its edges where that still counts."""
+        widened = self._widened(target, *span)
+        found = self._score_span(target, widened) if widened != span else None
+        return found or self._score_span(target, span)
+
+    def _score_span(self, target: _Target, span: tuple[int, int]) -> _Candidate | None:
         text = self.folded.text
         start, end = span
         if len(target.quote) > _LONGEST_WINDOW and not self._middle_holds(target, start, end):
@@ -710,6 +1038,34 @@ class _Document:
             self.is_exact_at(target.anchor, original_start)
         )
         return _Candidate(original_start, original_end, 1.0 if exact else score, exact)
+
+
+_EDITED, _FOLDED, _VERBATIM = "edited", "folded", "verbatim"
+
+
+@dataclass(frozen=True)
+class _Verbatim:
+    """A place where the quote stands verbatim, and how each side of its context stands there."""
+
+    start: int
+    prefix: str  # _VERBATIM, _FOLDED (equal after folding typography) or _EDITED
+    suffix: str
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.prefix, self.suffix
+
+
+def _opens_line(before: str, at_text_start: bool) -> bool:
+    """Whether only indentation stands between a line break (or the text's start) and here."""
+    head, newline, indent = before.rpartition("\n")
+    return not indent.strip() and bool(newline or at_text_start)
+
+
+def _closes_line(after: str, at_text_end: bool) -> bool:
+    """Whether only trailing white space stands between here and a line break (or the end)."""
+    rest, newline, _ = after.partition("\n")
+    return not rest.strip() and bool(newline or at_text_end)
 
 
 class _Alphabet(dict):
