@@ -5,7 +5,8 @@ from __future__ import annotations
 EDITORS = "Editors"
 MODERATORS = "Moderators"
 READERS = "Readers"
-GROUPS = (EDITORS, MODERATORS, READERS)
+LEADS = "Leads"
+GROUPS = (LEADS, EDITORS, MODERATORS, READERS)
 
 
 def _in_group(user, name: str) -> bool:
@@ -32,6 +33,11 @@ def can_decide_cases(user) -> bool:
 def can_decide_answers(user) -> bool:
     # Publishing an answer is an editorial decision.
     return _in_group(user, EDITORS)
+
+
+def can_lead(user) -> bool:
+    """Leads (and staff) see everyone's progress and may release another reviewer's lease."""
+    return _in_group(user, LEADS)
 
 
 def role_label(user) -> str:

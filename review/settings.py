@@ -102,3 +102,7 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 # Uploaded documents are stored in the database, not on disk; keep uploads bounded.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 20 * 1024 * 1024
+
+# A lease on a queue item ends after this long without its page renewing it (the page renews
+# it every 30 seconds while open).
+LEASE_IDLE_SECONDS = int(os.environ.get("REVIEW_LEASE_IDLE_SECONDS", "180"))

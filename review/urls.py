@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, plan, plans
+from review.views import answers, cases, dashboard, entries, plan, plans, queues
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
     # Segmentation plans
     path("plans/", plans.plan_list, name="plans"),
+    path("plans/next/", queues.queue_next, {"queue": "plans"}, name="plans-next"),
     path("plans/upload-document/", plans.upload_document, name="plan-upload-document"),
     path("plans/upload-plan/", plans.upload_plan, name="plan-upload-plan"),
     path("plans/<int:pk>/", plan.plan_detail, name="plan"),
@@ -29,12 +30,19 @@ urlpatterns = [
     ),
     # Moderation cases
     path("cases/", cases.case_list, name="cases"),
+    path("cases/next/", queues.queue_next, {"queue": "cases"}, name="cases-next"),
     path("cases/<int:pk>/", cases.case_detail, name="case"),
     path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
     path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
     # Finalized answers
     path("answers/", answers.answer_list, name="answers"),
+    path("answers/next/", queues.queue_next, {"queue": "answers"}, name="answers-next"),
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
     path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
     path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
+    # Work queues: an open item's poll, leaving it, a lead's release, staying after deciding
+    path("open/<slug:queue>/<int:pk>/here/", queues.item_here, name="item-here"),
+    path("open/<slug:queue>/<int:pk>/leave/", queues.item_leave, name="item-leave"),
+    path("leases/<int:pk>/release/", queues.lease_release, name="lease-release"),
+    path("settings/stay/", queues.stay_setting, name="stay-setting"),
 ]

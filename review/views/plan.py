@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -28,9 +29,10 @@ from review.decisions import (
     decisions_on_plan,
     undoable_entry_ids,
 )
-from review.models import Decision, Entry, Plan, PlanCounts
+from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
 from review.views.deciding import NO_VERSION
+from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import EntryRow, document_regions
 
 PLAN_TEMPLATE = "review/plans/plan.html"
@@ -94,6 +96,8 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "counts": PlanCounts.of_entries(entries),
         "current_id": _current_entry_id(request, entries),
         "rule_counts": _proposed_rule_counts(entries),
+        "seen": timezone.now().isoformat(),
+        **presence_strip(Lease.Queue.PLANS, plan.pk),
     }
     return render(request, PLAN_TEMPLATE, context)
 
@@ -196,7 +200,8 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, "Not adjudicated: " + "; ".join(refused.problems))
         return redirect("plan", pk=plan.pk)
     messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
-    return redirect(f"{plan_url(plan.pk)}?adjudicated=1")
+    done = redirect(f"{plan_url(plan.pk)}?adjudicated=1")
+    return after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
 
 
 @require_GET

@@ -218,3 +218,12 @@
     if (current) setCurrent(entryIdOf(current));
   });
 })();
+
+// The poll that brings other people's changes leaves alone the entry being edited here, so
+// its form keeps what the editor typed.
+document.addEventListener("htmx:configRequest", function (event) {
+  "use strict";
+  if (!event.detail.elt || !event.detail.elt.matches || !event.detail.elt.matches("[data-presence]")) return;
+  const editing = document.querySelector("#entry-list > .entry.editing");
+  if (editing) event.detail.parameters.editing = editing.id.slice("entry-".length);
+});
