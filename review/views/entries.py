@@ -86,6 +86,12 @@ def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse
     form = EntryEditForm(entry, text_length, request.POST)
 
     def redraw(*, status: int, stale=None, refused=None, decision=None) -> HttpResponse:
+        if stale is not None:
+            # Someone else changed the entry meanwhile: their decision beside the editor's
+            # edit as typed, which saving again applies over it.
+            current = stale.current
+            current.plan = entry.plan
+            return _edit_form(request, current, form, conflict=stale.latest, status=409)
         if isinstance(refused, BoundaryOffer):
             return _edit_form(request, entry, form, offers=refused.offers)
         if isinstance(refused, EditRefused):
@@ -201,7 +207,7 @@ def _regions_around(entry: Entry, entries_url: str) -> dict:
     return regions
 
 
-def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse:
+def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) -> HttpResponse:
     text = entry.plan.document_text
     context = row_context(request, entry.plan)
     context |= {
@@ -211,6 +217,7 @@ def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse
         "start_choices": nearest_paragraph_starts(text, entry.span_start, 3),
         "end_choices": nearest_paragraph_ends(text, entry.span_end, 3),
         "current_id": entry.pk,
+        "conflict": conflict,
     }
     if request.htmx:
         return render(request, f"{PLAN_TEMPLATE}#edit-form", context, status=status)

@@ -1,14 +1,19 @@
 // Keyboard for the plan page: an editor adjudicates a whole plan without the mouse.
-// j/k move between entries, a/r/m/e/u/c press the current entry's buttons, ? shows the keys.
+// j/k move between entries, J/K jump to the next/previous entry that still needs a person,
+// a/r/m/e/c press the current entry's buttons, u undoes this page's last decision wherever
+// the focus is, ? shows the keys.
 // Every key only presses a button or link that is on the page, so it does nothing a click
 // could not, and nothing at all for someone without decision buttons.
 (function () {
   "use strict";
 
   const ACTION_KEYS = { a: "accept", r: "reject", m: "merge", e: "edit", u: "undo", c: "confirm" };
-  const ADVANCING = new Set(["accept", "reject", "merge", "confirm"]);
+  // Confirming an anchor does not move on: the entry usually still waits for its verdict.
+  const ADVANCING = new Set(["accept", "reject", "merge"]);
   let currentId = null;
   let keyboardAction = false;
+  // Entries this page decided, latest last: u takes back the latest, wherever the focus is.
+  const decidedHere = [];
 
   function rows() {
     return Array.from(document.querySelectorAll("#entry-list > .entry"));
@@ -59,7 +64,7 @@
     }
     if (!options || options.scroll !== false) {
       if (found.row) found.row.scrollIntoView({ block: "nearest" });
-      if (found.seg) found.seg.scrollIntoView({ block: "center" });
+      if (found.seg && (!options || options.text !== false)) found.seg.scrollIntoView({ block: "center" });
     }
     const url = new URL(window.location.href);
     url.searchParams.set("entry", currentId);
@@ -76,6 +81,30 @@
     } else {
       announce(step > 0 ? "This is the last entry." : "This is the first entry.");
     }
+  }
+
+  // Undecided, or with an anchor still to confirm.
+  function needsPerson(row) {
+    return row.classList.contains("state-proposed") || row.querySelector(".anchor-status.unsettled") !== null;
+  }
+
+  function jump(step) {
+    const list = rows();
+    let index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
+    for (index += step; index >= 0 && index < list.length; index += step) {
+      if (needsPerson(list[index])) {
+        setCurrent(entryIdOf(list[index]));
+        return;
+      }
+    }
+    announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
+  }
+
+  function undoLast() {
+    const id = decidedHere.pop();
+    // Nothing decided on this page yet (it was just opened): the current entry's own undo.
+    if (id !== undefined) setCurrent(id);
+    press("undo");
   }
 
   function press(action) {
@@ -133,6 +162,12 @@
     } else if (key === "j" || key === "k") {
       event.preventDefault();
       move(key === "j" ? 1 : -1);
+    } else if (key === "J" || key === "K") {
+      event.preventDefault();
+      jump(key === "J" ? 1 : -1);
+    } else if (key === "u") {
+      event.preventDefault();
+      undoLast();
     } else if (ACTION_KEYS[key]) {
       event.preventDefault();
       press(ACTION_KEYS[key]);
@@ -158,8 +193,11 @@
   // read out why, so the editor does not walk on past a decision that never landed.
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
-    if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
     const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    const landed = path.match(/\/entries\/(\d+)\/([a-z-]+)\/$/);
+    const posted = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
+    if (posted && xhr && xhr.status === 200 && landed && landed[2] !== "undo") decidedHere.push(landed[1]);
+    if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
     const match = path.match(/\/entries\/(\d+)\/[a-z-]+\/$/);
     if (!match || !rowOf(match[1]) || match[1] === currentId) return;
     setCurrent(match[1]);
@@ -215,7 +253,8 @@
     const list = document.getElementById("entry-list");
     const wanted = list && list.dataset.current ? rowOf(list.dataset.current) : null;
     const current = wanted || rows()[0];
-    if (current) setCurrent(entryIdOf(current));
+    // The document opens at its top; the entry list shows the current entry.
+    if (current) setCurrent(entryIdOf(current), { text: false });
   });
 })();
 
