@@ -162,6 +162,7 @@ def _entry_fragments(
     conflict: Decision | None = None,
     spans_moved: bool = False,
     undoable: bool | None = None,
+    oob_row: bool = False,
 ) -> str:
     """The entry's row, and out of band its span on the left and the plan's counters.
 
@@ -184,6 +185,7 @@ def _entry_fragments(
         "conflict": conflict,
         "counts": plan.entries.counts(),
         "spans_moved": spans_moved,
+        "oob_row": oob_row,
     }
     if spans_moved:
         context |= _regions_around(entry, context["entries_url"])
@@ -261,5 +263,5 @@ def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str
     html = []
     for entry in entries.order_by("position"):
         entry.plan = plan
-        html.append(_entry_fragments(request, entry, spans_moved=entry.pk in moved))
+        html.append(_entry_fragments(request, entry, spans_moved=entry.pk in moved, oob_row=True))
     return "".join(html), now.isoformat()

@@ -135,7 +135,10 @@ def test_the_poll_brings_entries_another_editor_decided_but_not_one_s_own(
     body = client.post(
         f"/open/plans/{plan.pk}/here/", {"seen": seen}, headers=HTMX
     ).content.decode()
-    assert f'<li id="entry-{first.pk}" class="entry state-accepted"' in body
+    assert (
+        f'<li id="entry-{first.pk}" class="entry state-accepted" tabindex="-1" hx-swap-oob="true"'
+        in body
+    )
     assert f'id="entry-{second.pk}"' not in body
     assert 'id="plan-counters"' in body
 
