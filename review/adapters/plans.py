@@ -209,8 +209,8 @@ def _check_fits_columns(plan: SegmentationPlan) -> None:
         for name, limit in PLAN_FIELD_MAX.items()
         if len(getattr(plan, name)) > limit
     ] + [
-        f"entry #{index} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
-        for index, entry in enumerate(plan.entries)
+        f"entry #{number} ({entry.path[:60]!r}): field {name!r} is longer than {limit} characters"
+        for number, entry in enumerate(plan.entries, start=1)
         for name, limit in TEXT_FIELD_MAX.items()
         if len(getattr(entry, name)) > limit
     ]
@@ -332,7 +332,7 @@ def _placed(entry: Entry, text: str) -> PlanEntry:
     if not 0 <= start < end <= len(text):
         if entry.state != Entry.State.EDITED:
             raise PlanNotAdjudicable(
-                f"entry #{entry.position} ({entry.path!r}): its proposed span {[start, end]} "
+                f"entry #{entry.number} ({entry.path!r}): its proposed span {[start, end]} "
                 f"is not in the stored text ({len(text)} characters) and its anchor is "
                 f"{entry.anchor_status}; edit its span"
             )
