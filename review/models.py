@@ -125,11 +125,11 @@ class Blockers:
         return reasons
 
     def problems(self) -> list[str]:
-        """Entry by entry, numbered as the screen numbers them (#1 is the first). A bad merge is left out: `grounding.adjudication` refuses it in
-        its own words, being the home of what a merge may join."""
+        """Entry by entry, numbered as the screen numbers them (#1 is the first). A bad merge
+        is left out: `grounding.adjudication` refuses it in its own words, being the home of
+        what a merge may join."""
         problems = [
-            f"entry #{entry.number} ({entry.path!r}) is still undecided"
-            for entry in self.undecided
+            f"entry #{entry.number} ({entry.path!r}) is still undecided" for entry in self.undecided
         ]
         problems += [
             f"entry #{entry.number} ({entry.path!r}): its anchor is {entry.anchor_status} "

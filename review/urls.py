@@ -19,6 +19,11 @@ urlpatterns = [
     path("plans/<int:pk>/", plan.plan_detail, name="plan"),
     path("plans/<int:pk>/history/", plan.plan_history, name="plan-history"),
     path("plans/<int:pk>/accept-rule/", plan.plan_accept_rule, name="plan-accept-rule"),
+    path(
+        "plans/<int:pk>/accept-rule/undo/",
+        plan.plan_undo_accept_rule,
+        name="plan-undo-accept-rule",
+    ),
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),

@@ -20,7 +20,13 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from review.actions.plans import accept_rule, adjudicate_plan, rule_candidates
+from review.actions.plans import (
+    accept_rule,
+    adjudicate_plan,
+    rule_batch,
+    rule_candidates,
+    undo_accept_rule,
+)
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import (
@@ -97,9 +103,15 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "current_id": _current_entry_id(request, entries),
         "rule_counts": _proposed_rule_counts(entries),
         "seen": timezone.now().isoformat(),
+        "rule_batch": _offered_batch(request, plan),
         **presence_strip(Lease.Queue.PLANS, plan.pk),
     }
     return render(request, PLAN_TEMPLATE, context)
+
+
+def _offered_batch(request: HttpRequest, plan: Plan) -> dict | None:
+    batch = request.session.get("rule_batch")
+    return batch if batch and batch.get("plan") == plan.pk and plan.is_open else None
 
 
 def _proposed_rule_counts(entries: list[Entry]) -> list[tuple[str, int]]:
@@ -151,6 +163,13 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
             status, problem = 422, str(refused)
         else:
             message = f"Accepted {_entries(len(decisions))} of {rule}."
+            # Offered on the plan page as one "Undo" (kept in the session, so the page
+            # asks no more of the database for it).
+            request.session["rule_batch"] = {
+                "plan": plan.pk,
+                "batch": rule_batch(decisions[0]),
+                "label": f"the accept of {_entries(len(decisions))} of {rule}",
+            }
             # A listed entry someone else decided meanwhile is left alone; say so, or the
             # editor who confirmed a list of seven wonders why six were accepted.
             if left := len(versions) - len(decisions):
@@ -163,6 +182,19 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
     candidates = rule_candidates(plan, rule)
     context = {"plan": plan, "rule": rule, "candidates": candidates, "problem": problem}
     return render(request, "review/plans/accept_rule.html", context, status=status)
+
+
+@require_POST
+def plan_undo_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    plan = get_plan_for_user(request, pk, decide=True)
+    try:
+        undone = undo_accept_rule(plan, request.POST.get("batch", ""), actor=request.user)
+    except ActionRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Undid the accept of {_entries(len(undone))}.")
+        request.session.pop("rule_batch", None)
+    return redirect("plan", pk=plan.pk)
 
 
 def _listed_versions(request: HttpRequest) -> dict[int, int]:
