@@ -38,6 +38,7 @@ from review.decisions import (
 from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
 from review.views.deciding import NO_VERSION
+from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import EntryRow, document_regions
 
@@ -257,11 +258,13 @@ def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
     plan = get_plan_for_user(request, pk)
-    page = Paginator(decisions_on_plan(plan), HISTORY_PER_PAGE).get_page(request.GET.get("page"))
+    log = decisions_on_plan(plan).select_related("undoes")
+    page = Paginator(log, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
     decisions = list(page.object_list)
     entry_ids = {int(row.object_id) for row in decisions if row.object_type == "entry"}
-    entries = Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path")
+    entries = list(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path"))
     labels = {str(pk): f"#{position + 1} {entry_path}" for pk, position, entry_path in entries}
+    numbers = {str(pk): position + 1 for pk, position, _ in entries}
     rows = [
         {
             "decision": row,
@@ -270,6 +273,11 @@ def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
             else "the plan",
             "entry_id": row.object_id if row.object_type == "entry" else None,
             "changes": _changes(row),
+            "words": in_words(
+                row,
+                f"entry #{numbers[row.object_id]}" if row.object_id in numbers else "the plan",
+                number=numbers.get(row.object_id),
+            ),
         }
         for row in decisions
     ]
