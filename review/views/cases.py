@@ -177,6 +177,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         note_rows=3,
         advice="Decide again if you still want to.",
         keys=True,
+        explain=_what_verdicts_mean(case),
     )
     return {
         "can_decide": can_decide_cases(request.user),
@@ -184,6 +185,15 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         "can_undo": can_undo(history, "case.undo"),
         "history": history,
     }
+
+
+def _what_verdicts_mean(case: Case) -> str:
+    action = case.recommended_action or "no action"
+    return (
+        f"Uphold agrees with the model: its recommendation ({action}) stands. "
+        "Overturn says the recommendation is wrong. "
+        "Needs rewrite says the verdict may be right but the rationale does not support it."
+    )
 
 
 # --- Deciding ----------------------------------------------------------------------

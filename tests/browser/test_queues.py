@@ -137,3 +137,14 @@ def test_u_takes_back_the_last_decision_from_anywhere_and_j_jumps_to_what_needs_
     expect(page.locator(f"#entry-{third.pk}")).to_be_focused()
     page.keyboard.press("K")
     expect(page.locator(f"#entry-{first.pk}")).to_be_focused()
+
+
+def test_a_moderator_upholds_and_takes_it_back_by_keyboard(page, reviewers) -> None:
+    case = make_case("c-1")
+    log_in(page, "moderator")
+    page.goto(f"/cases/{case.pk}/")
+    page.wait_for_load_state()
+    page.keyboard.press("u")
+    expect(page.locator("#verdict-badge")).to_have_text("Verdict: Upheld")
+    page.keyboard.press("z")
+    expect(page.locator("#verdict-badge")).to_have_text("Verdict: Proposed")
