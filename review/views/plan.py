@@ -96,6 +96,7 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for number, entry in enumerate(entries, start=1)
     ]
     lead, regions = document_regions(plan.document.text, entries)
+    filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     context |= {
         "document": plan.document,
         "rows": list(zip(rows, regions, strict=True)),
@@ -103,11 +104,29 @@ def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "counts": PlanCounts.of_entries(entries),
         "current_id": _current_entry_id(request, entries),
         "rule_counts": _proposed_rule_counts(entries),
+        "filters": filters,
+        "filtered_out": {entry.pk for entry in entries if not _shown(entry, filters)},
+        "all_rules": sorted({rule for entry in entries for rule in entry.rules or []}),
+        "anchor_statuses": Entry.AnchorStatus.choices,
         "seen": timezone.now().isoformat(),
         "rule_batch": _offered_batch(request, plan),
         **presence_strip(Lease.Queue.PLANS, plan.pk),
     }
     return render(request, PLAN_TEMPLATE, context)
+
+
+def _shown(entry: Entry, filters: dict[str, str]) -> bool:
+    """Whether the entry passes the entry list's filter (plan.js applies the same one in
+    place; this is for a page without JavaScript)."""
+    state, rule, anchor = filters["state"], filters["rule"], filters["anchor"]
+    if state == "needs":
+        if entry.state != Entry.State.PROPOSED and not entry.anchor_unsettled:
+            return False
+    elif state and entry.state != state:
+        return False
+    if rule and rule not in (entry.rules or []):
+        return False
+    return not anchor or entry.anchor_status == anchor
 
 
 def _offered_batch(request: HttpRequest, plan: Plan) -> dict | None:

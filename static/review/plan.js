@@ -15,8 +15,9 @@
   // Entries this page decided, latest last: u takes back the latest, wherever the focus is.
   const decidedHere = [];
 
+  // The rows shown: the entry filter hides the others, and j/k pass them by.
   function rows() {
-    return Array.from(document.querySelectorAll("#entry-list > .entry"));
+    return Array.from(document.querySelectorAll("#entry-list > .entry:not([hidden])"));
   }
 
   function rowOf(id) {
@@ -266,3 +267,101 @@ document.addEventListener("htmx:configRequest", function (event) {
   const editing = document.querySelector("#entry-list > .entry.editing");
   if (editing) event.detail.parameters.editing = editing.id.slice("entry-".length);
 });
+
+// The entry filter, applied in place as it changes (the same rule as the server's, for a
+// page without JavaScript): by state ("needs a person": proposed, or an anchor to confirm),
+// rule and anchor status.
+(function () {
+  "use strict";
+
+  function matches(row, filter) {
+    const state = filter.get("state");
+    if (state === "needs") {
+      if (!row.classList.contains("state-proposed") && !row.querySelector(".anchor-status.unsettled")) return false;
+    } else if (state && !row.classList.contains("state-" + state)) {
+      return false;
+    }
+    const rule = filter.get("rule");
+    if (rule && row.dataset.rules.split(", ").indexOf(rule) < 0) return false;
+    const anchor = filter.get("anchor");
+    return !anchor || row.dataset.anchor === anchor;
+  }
+
+  function apply(form, quietly) {
+    const filter = new FormData(form);
+    let shown = 0;
+    document.querySelectorAll("#entry-list > .entry").forEach(function (row) {
+      row.hidden = !matches(row, filter);
+      if (!row.hidden) shown += 1;
+    });
+    const live = document.getElementById("announce");
+    if (live && !quietly) live.textContent = shown + " entries shown.";
+  }
+
+  document.addEventListener("change", function (event) {
+    const form = event.target.closest && event.target.closest("[data-entry-filter]");
+    if (form) apply(form);
+  });
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches("[data-entry-filter]")) return;
+    event.preventDefault();
+    apply(event.target);
+  });
+  // A row redrawn by a decision or a poll comes back unfiltered: filter it again.
+  document.addEventListener("htmx:afterSettle", function () {
+    const form = document.querySelector("[data-entry-filter]");
+    if (!form) return;
+    const filter = new FormData(form);
+    if (filter.get("state") || filter.get("rule") || filter.get("anchor")) apply(form, true);
+  });
+
+  // Find in the document: each press selects the next place the words occur, after the last.
+  let lastEnd = 0;
+  let lastTerm = "";
+
+  function textNodes(root) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    return nodes;
+  }
+
+  function find(term) {
+    const doc = document.querySelector(".doc-text");
+    if (!doc || !term) return;
+    const nodes = textNodes(doc);
+    const text = nodes.map(function (node) { return node.data; }).join("");
+    const lower = text.toLowerCase();
+    const needle = term.toLowerCase();
+    if (term !== lastTerm) lastEnd = 0;
+    lastTerm = term;
+    let at = lower.indexOf(needle, lastEnd);
+    if (at < 0) at = lower.indexOf(needle);
+    const live = document.getElementById("announce");
+    if (at < 0) {
+      if (live) live.textContent = "“" + term + "” is not in the document.";
+      return;
+    }
+    lastEnd = at + needle.length;
+    const range = document.createRange();
+    let offset = 0;
+    nodes.forEach(function (node) {
+      const end = offset + node.data.length;
+      if (at >= offset && at < end) range.setStart(node, at - offset);
+      if (lastEnd > offset && lastEnd <= end) range.setEnd(node, lastEnd - offset);
+      offset = end;
+    });
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    const holder = range.startContainer.parentElement;
+    if (holder) holder.scrollIntoView({ block: "center" });
+    if (live) live.textContent = "Found “" + term + "”.";
+  }
+
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches("[data-doc-search]")) return;
+    event.preventDefault();
+    find(event.target.querySelector("[name=find]").value.trim());
+  });
+})();

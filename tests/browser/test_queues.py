@@ -148,3 +148,24 @@ def test_a_moderator_upholds_and_takes_it_back_by_keyboard(page, reviewers) -> N
     expect(page.locator("#verdict-badge")).to_have_text("Verdict: Upheld")
     page.keyboard.press("z")
     expect(page.locator("#verdict-badge")).to_have_text("Verdict: Proposed")
+
+
+def test_the_entry_filter_and_find_in_the_document(page, reviewers) -> None:
+    plan = make_plan(3)
+    first, second, third, fourth = entries_of(plan)
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/")
+    expect(page.locator("#doc-pane")).to_have_js_property("scrollTop", 0)
+    page.keyboard.press("a")
+    expect(page.locator(f"#entry-{first.pk}")).to_have_class(re.compile(r"\bstate-accepted\b"))
+    page.get_by_label("State", exact=True).select_option("accepted")
+    expect(page.locator(f"#entry-{first.pk}")).to_be_visible()
+    for hidden in (second, third, fourth):
+        expect(page.locator(f"#entry-{hidden.pk}")).to_be_hidden()
+    page.get_by_label("State", exact=True).select_option("")
+    expect(page.locator(f"#entry-{fourth.pk}")).to_be_visible()
+
+    page.get_by_label("Find in the document").fill("section 3 says")
+    page.get_by_role("button", name="Find next").click()
+    selected = page.evaluate("() => window.getSelection().toString()")
+    assert selected.lower() == "section 3 says"
