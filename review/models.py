@@ -575,3 +575,16 @@ class ReviewerSettings(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user_id}"
+
+
+class ConflictMet(models.Model):
+    """A decision refused because someone else decided first (the 409), for the progress
+    page: a reviewer who meets many is working where others are."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    object_type = models.CharField(max_length=20)
+    object_id = models.CharField(max_length=50)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id} met a conflict on {self.object_type} {self.object_id}"

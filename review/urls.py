@@ -4,13 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, plan, plans, queues
+from review.views import answers, cases, dashboard, entries, plan, plans, progress, queues
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
     path("", dashboard.dashboard, name="dashboard"),
+    path("progress/", progress.progress, name="progress"),
     # Segmentation plans
     path("plans/", plans.plan_list, name="plans"),
     path("plans/next/", queues.queue_next, {"queue": "plans"}, name="plans-next"),

@@ -1,6 +1,7 @@
-"""Queue leases, who has a page open, reviewers' own settings, and the Leads group."""
+"""Queue leases, who has a page open, conflicts met, reviewers' own settings, and the Leads group."""
 
 import django.db.models.deletion
+import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
@@ -17,6 +18,16 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.CreateModel(
+            name='ConflictMet',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('object_type', models.CharField(max_length=20)),
+                ('object_id', models.CharField(max_length=50)),
+                ('at', models.DateTimeField(db_index=True, default=django.utils.timezone.now)),
+                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+            ],
+        ),
         migrations.CreateModel(
             name='ReviewerSettings',
             fields=[

@@ -12,8 +12,10 @@ from django.views.decorators.http import require_GET
 
 from review.decisions import decisions_by
 from review.models import Answer, Case, Decision, Entry, Plan
-from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans
+from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
 from review.views.decision_words import in_words
+from review.views.leasing import stays_after_deciding
+from review.views.progress import reviewer_figures
 
 RECENT_DECISIONS = 12
 
@@ -57,6 +59,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "queues": queues,
             "recent": [_described(row, subjects) for row in recent],
             "decides": any(queue["yours"] for queue in queues),
+            "figures": reviewer_figures(request.user)[0],
+            "can_lead": can_lead(request.user),
+            "stays": stays_after_deciding(request.user),
         },
     )
 

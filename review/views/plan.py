@@ -37,7 +37,7 @@ from review.decisions import (
 )
 from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
-from review.views.deciding import NO_VERSION
+from review.views.deciding import NO_VERSION, note_conflict
 from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import EntryRow, document_regions
@@ -173,6 +173,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             decisions = accept_rule(plan, rule, actor=request.user, versions=versions)
         except StaleVersion as stale:
+            note_conflict(request.user, stale)
             status = 409
             problem = (
                 f"“{stale.current.title}” was changed by "
@@ -241,6 +242,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
+        note_conflict(request.user, stale)
         context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
