@@ -188,6 +188,9 @@ def release_for_holder(lease: Lease, *, actor) -> Decision:
 
 
 def mark_present(queue: str, item_id: int, user) -> None:
+    # One row per page a person has open, give or take the ones just left: bounded.
+    quiet = timezone.now() - timedelta(seconds=PRESENCE_SECONDS)
+    Presence.objects.filter(user=user, seen_at__lt=quiet).delete()
     Presence.objects.update_or_create(
         queue=queue, item_id=item_id, user=user, defaults={"seen_at": timezone.now()}
     )

@@ -78,6 +78,8 @@ def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """The poll of an open item page: the "Also here" strip, and out of band what other
     people changed on the item since the page last saw it."""
     queue = _queue(queue)
+    if not leases.QUEUES[queue].waiting().model.objects.filter(pk=pk).exists():
+        raise Http404("No such item.")
     changes, seen = "", request.POST.get("seen", "")
     if queue in LIVE_CHANGES:
         changes, seen = LIVE_CHANGES[queue](request, pk, seen)

@@ -164,8 +164,11 @@ def test_leaving_the_page_releases_its_lease(client, moderator, cases) -> None:
     assert not leases.Presence.objects.exists()
 
 
-def test_a_poll_of_an_unknown_queue_is_404(client, moderator) -> None:
+def test_a_poll_of_an_unknown_queue_or_item_is_404_and_records_nobody(client, moderator) -> None:
     assert client.post("/open/tasks/1/here/").status_code == 404
+    assert client.post("/open/cases/999/here/").status_code == 404
+    assert client.get("/open/cases/999/here/").status_code == 405
+    assert not leases.Presence.objects.exists()
 
 
 def test_a_verdict_on_a_case_taken_from_the_queue_opens_the_next_one(client, moderator, cases):

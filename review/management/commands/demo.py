@@ -22,7 +22,7 @@ from review.adapters.cases import import_cases
 from review.adapters.plans import propose_document
 from review.decisions import latest_decision
 from review.models import Answer, Case
-from review.permissions import EDITORS, MODERATORS, READERS
+from review.permissions import EDITORS, LEADS, MODERATORS, READERS
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -41,6 +41,7 @@ USERS = (
     DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
     DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
     DemoUser("reader", READERS, "browses everything, decides nothing"),
+    DemoUser("lead", LEADS, "sees everyone's progress, releases a reviewer's lease"),
 )
 
 
