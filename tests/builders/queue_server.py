@@ -41,13 +41,16 @@ def _database(tmp_path: Path):
     import psycopg
 
     name = f"queue_race_{uuid.uuid4().hex[:12]}"
-    base, _, _ = url.rpartition("/")
-    with psycopg.connect(url, autocommit=True) as admin:
+    base, _, _ = url.partition("?")[0].rpartition("/")
+    # Made from the server's maintenance database: the one DATABASE_URL names may not exist
+    # (the suite's own test database is made beside it, too).
+    maintenance = f"{base}/postgres"
+    with psycopg.connect(maintenance, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
         yield f"{base}/{name}"
     finally:
-        with psycopg.connect(url, autocommit=True) as admin:
+        with psycopg.connect(maintenance, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
