@@ -184,7 +184,8 @@ def latest_decision(obj: Model) -> Decision | None:
 
 def decisions_by(actor, limit: int) -> list[Decision]:
     """The person's own latest decisions, newest first."""
-    return list(Decision.objects.filter(actor=actor).order_by("-at", "-pk")[:limit])
+    rows = Decision.objects.filter(actor=actor).select_related("undoes")
+    return list(rows.order_by("-at", "-pk")[:limit])
 
 
 def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decision]:

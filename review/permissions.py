@@ -7,7 +7,8 @@ MODERATORS = "Moderators"
 READERS = "Readers"
 # Settle disagreements between two reviewers (double review); they read the insights too.
 CURATORS = "Curators"
-GROUPS = (EDITORS, MODERATORS, READERS)
+LEADS = "Leads"
+GROUPS = (LEADS, EDITORS, MODERATORS, READERS)
 
 
 def _in_group(user, name: str) -> bool:
@@ -39,6 +40,11 @@ def can_decide_answers(user) -> bool:
 def can_read_insights(user) -> bool:
     # What the decisions teach is for those who make them, not for every reader.
     return any(_in_group(user, name) for name in (EDITORS, MODERATORS, CURATORS))
+
+
+def can_lead(user) -> bool:
+    """Leads (and staff) see everyone's progress and may release another reviewer's lease."""
+    return _in_group(user, LEADS)
 
 
 def role_label(user) -> str:

@@ -269,3 +269,6 @@ REVIEW_MAX_JSON_DEPTH = 64
 REVIEW_API_PAGE_MAX = 500
 # First, so that nothing reads an oversized body before it is refused.
 MIDDLEWARE = ["review.middleware.RefuseOversizedBodies", *MIDDLEWARE]
+# A lease on a queue item ends after this long without its page renewing it (the page renews
+# it every 30 seconds while open).
+LEASE_IDLE_SECONDS = int(os.environ.get("REVIEW_LEASE_IDLE_SECONDS", "180"))

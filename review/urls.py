@@ -5,7 +5,18 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, insights, plan, plans, revisions
+from review.views import (
+    answers,
+    cases,
+    dashboard,
+    entries,
+    insights,
+    plan,
+    plans,
+    progress,
+    queues,
+    revisions,
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -15,13 +26,20 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", api.urls),
     path("", dashboard.dashboard, name="dashboard"),
+    path("progress/", progress.progress, name="progress"),
     # Segmentation plans
     path("plans/", plans.plan_list, name="plans"),
+    path("plans/next/", queues.queue_next, {"queue": "plans"}, name="plans-next"),
     path("plans/upload-document/", plans.upload_document, name="plan-upload-document"),
     path("plans/upload-plan/", plans.upload_plan, name="plan-upload-plan"),
     path("plans/<int:pk>/", plan.plan_detail, name="plan"),
     path("plans/<int:pk>/history/", plan.plan_history, name="plan-history"),
     path("plans/<int:pk>/accept-rule/", plan.plan_accept_rule, name="plan-accept-rule"),
+    path(
+        "plans/<int:pk>/accept-rule/undo/",
+        plan.plan_undo_accept_rule,
+        name="plan-undo-accept-rule",
+    ),
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
@@ -36,13 +54,20 @@ urlpatterns = [
     path("documents/<int:pk>/revisions/", revisions.revision_upload, name="revision-upload"),
     # Moderation cases
     path("cases/", cases.case_list, name="cases"),
+    path("cases/next/", queues.queue_next, {"queue": "cases"}, name="cases-next"),
     path("cases/<int:pk>/", cases.case_detail, name="case"),
     path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
     path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
     path("insights/", insights.insights_page, name="insights"),
     # Finalized answers
     path("answers/", answers.answer_list, name="answers"),
+    path("answers/next/", queues.queue_next, {"queue": "answers"}, name="answers-next"),
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
     path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
     path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
+    # Work queues: an open item's poll, leaving it, a lead's release, staying after deciding
+    path("open/<slug:queue>/<int:pk>/here/", queues.item_here, name="item-here"),
+    path("open/<slug:queue>/<int:pk>/leave/", queues.item_leave, name="item-leave"),
+    path("leases/<int:pk>/release/", queues.lease_release, name="lease-release"),
+    path("settings/stay/", queues.stay_setting, name="stay-setting"),
 ]

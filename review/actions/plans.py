@@ -4,14 +4,23 @@ adjudicate (freeze) the plan once every entry is decided."""
 from __future__ import annotations
 
 import json
+import re
+import uuid
 
 from django.db import transaction
 from django.utils import timezone
 
-from review.actions.entries import FROZEN, accept_entry
+from review.actions.entries import FROZEN, UNDO, accept_entry, undo_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
-from review.decisions import ActionRefused, decide, ensure_seen
+from review.decisions import (
+    ActionRefused,
+    decide,
+    decisions_on_plan,
+    ensure_seen,
+    last_undoable,
+    undoable,
+)
 from review.insights import rule_record
 from review.models import Decision, Entry, Plan
 
@@ -52,16 +61,59 @@ def accept_rule(
             "without looking at each."
         )
     decisions = []
+    # The one note of the whole batch: what its undo looks for in the log.
+    note = f"accepted with all of {rule} (batch {uuid.uuid4().hex[:10]})"
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):
             if entry.pk in versions:
                 entry.plan = plan
                 decisions.append(
-                    accept_entry(entry, actor=actor, expected_version=versions[entry.pk])
+                    accept_entry(entry, actor=actor, expected_version=versions[entry.pk], note=note)
                 )
     if not decisions:
         raise ActionRefused(f"No proposed entry of {rule} is left to accept.")
     return decisions
+
+
+def rule_batch(decision: Decision) -> str:
+    """The batch an "accept all of a rule" decision belongs to ("" for any other)."""
+    match = re.fullmatch(r"accepted with all of .+ \(batch ([0-9a-f]{10})\)", decision.note)
+    return match.group(1) if match and decision.action == "entry.accept" else ""
+
+
+def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
+    """Take back every accept of one "accept all of a rule" in one step: one undo per entry
+    in the log, all or none. Refused, with nothing undone, when any of those entries was
+    decided again since (its latest decision is no longer the batch's accept)."""
+    if not re.fullmatch(r"[0-9a-f]{10}", batch):
+        raise ActionRefused("That is not an accept-all batch.")
+    if not plan.is_open:
+        raise ActionRefused(FROZEN)
+    accepts = list(
+        undoable(decisions_on_plan(plan), UNDO).filter(
+            action="entry.accept", note__endswith=f"(batch {batch})"
+        )
+    )
+    if not accepts:
+        raise ActionRefused("Nothing of that accept-all is left to undo.")
+    undone = []
+    with transaction.atomic():
+        for accept in sorted(accepts, key=lambda row: int(row.object_id)):
+            entry = Entry.objects.select_related("plan").get(pk=int(accept.object_id))
+            if last_undoable(entry, UNDO) != accept:
+                raise ActionRefused(
+                    f"Entry #{entry.number} (“{entry.title}”) was decided again since; "
+                    "nothing was undone. Undo it on its own first, or undo entries one by one."
+                )
+            undone.append(
+                undo_entry(
+                    entry,
+                    actor=actor,
+                    expected_version=entry.version,
+                    note=f"undoes {accept.note}",
+                )
+            )
+    return undone
 
 
 def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:

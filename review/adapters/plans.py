@@ -249,8 +249,9 @@ def _check_fits_columns(plan: SegmentationPlan) -> None:
         for name, limit in PLAN_FIELD_MAX.items()
         if len(getattr(plan, name)) > limit
     ]
-    for index, entry in enumerate(plan.entries):
-        where = f"entry #{index} ({entry.path[:60]!r})"
+    # Numbered as the screen numbers them: #1 is the first.
+    for number, entry in enumerate(plan.entries, start=1):
+        where = f"entry #{number} ({entry.path[:60]!r})"
         problems += [
             f"{where}: field {name!r} is longer than {limit} characters"
             for name, limit in TEXT_FIELD_MAX.items()
@@ -379,7 +380,7 @@ def _placed(entry: Entry, text: str) -> PlanEntry:
     if not 0 <= start < end <= len(text):
         if entry.state != Entry.State.EDITED:
             raise PlanNotAdjudicable(
-                f"entry #{entry.position} ({entry.path!r}): its proposed span {[start, end]} "
+                f"entry #{entry.number} ({entry.path!r}): its proposed span {[start, end]} "
                 f"is not in the stored text ({len(text)} characters) and its anchor is "
                 f"{entry.anchor_status}; edit its span"
             )

@@ -17,14 +17,21 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
+from review.actions.leases import with_holders
 from review.decisions import can_undo, decisions_on
 from review.markdown import render_markdown
-from review.models import Answer, AnswerReference
-from review.permissions import can_decide_answers
+from review.models import Answer, AnswerReference, Lease
+from review.permissions import can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.lists import count_on_page, list_template, query_without_page, shown_page
+from review.views.leasing import after_deciding, presence_strip
+from review.views.lists import (
+    count_on_page,
+    list_template,
+    query_without_page,
+    shown_page,
+)
 from review.views.presenters import DecisionPanel, PanelAction
 
 ANSWERS_PER_PAGE = 25
@@ -66,13 +73,17 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
         answers = answers.filter(changed=filters["changed"] == "yes")
-    page = shown_page(request, search_answers(answers, filters["q"]), ANSWERS_PER_PAGE)
+    found = with_holders(search_answers(answers, filters["q"]), Lease.Queue.ANSWERS)
+    page = shown_page(request, found, ANSWERS_PER_PAGE)
     count_on_page(page, AnswerReference.objects, "answer", "reference_count")
     context = {
         "page": page,
         "filters": filters,
         "query": query_without_page(request),
         "states": Answer.State.choices,
+        "can_decide": can_decide_answers(request.user),
+        "can_lead": can_lead(request.user),
+        "next_url": reverse("answers-next"),
     }
     return render(request, list_template(request, "review/answers/list.html", "results"), context)
 
@@ -94,7 +105,8 @@ def _get_answer_for_decision(request: HttpRequest, pk: int) -> Answer:
 @require_GET
 def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_user(request, pk)
-    return render(request, "review/answers/answer.html", _answer_context(request, answer))
+    context = _answer_context(request, answer) | presence_strip(Lease.Queue.ANSWERS, answer.pk)
+    return render(request, "review/answers/answer.html", context)
 
 
 def _answer_context(request: HttpRequest, answer: Answer, **extra) -> dict:
@@ -160,7 +172,7 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
         raise Http404("No such action.")
     answer = _get_answer_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return respond_to_decision(
+    response = respond_to_decision(
         request,
         lambda version: decide_answer(
             answer, action, actor=request.user, expected_version=version, note=note
@@ -168,6 +180,7 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
         redraw=lambda **outcome: _decision_response(request, answer, **outcome),
         done_url=lambda: reverse("answer", args=[answer.pk]),
     )
+    return after_deciding(request, Lease.Queue.ANSWERS, answer.pk, response)
 
 
 @require_POST

@@ -10,19 +10,27 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from grounding.evidence import VALIDATION_REASONS
 from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
+from review.actions.leases import with_holders
 from review.adapters.cases import report_for
-from review.decisions import can_undo, decisions_on
-from review.models import Case, Evidence
-from review.permissions import can_decide_cases
+from review.decisions import can_undo, decisions_on, latest_decision
+from review.models import Case, Evidence, Lease
+from review.permissions import can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.lists import count_on_page, list_template, query_without_page, shown_page
+from review.views.leasing import after_deciding, presence_strip
+from review.views.lists import (
+    count_on_page,
+    list_template,
+    query_without_page,
+    shown_page,
+)
 from review.views.presenters import DecisionPanel, PanelAction
 
 CASES_PER_PAGE = 50
@@ -45,7 +53,8 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
-    page = shown_page(request, _filtered_cases(filters), CASES_PER_PAGE)
+    cases = with_holders(_filtered_cases(filters), Lease.Queue.CASES)
+    page = shown_page(request, cases, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
@@ -57,6 +66,9 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "tools": Evidence.objects.order_by("tool").values_list("tool", flat=True).distinct(),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
+        "can_decide": can_decide_cases(request.user),
+        "can_lead": can_lead(request.user),
+        "next_url": reverse("cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
 
@@ -121,7 +133,11 @@ def _get_case_for_decision(request: HttpRequest, pk: int) -> Case:
 @require_GET
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_user(request, pk)
-    return render(request, "review/cases/case.html", _case_context(request, case))
+    context = _case_context(request, case) | {
+        "seen": case.version,
+        **presence_strip(Lease.Queue.CASES, case.pk),
+    }
+    return render(request, "review/cases/case.html", context)
 
 
 def _case_context(request: HttpRequest, case: Case, **extra) -> dict:
@@ -161,6 +177,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         note_rows=3,
         advice="Decide again if you still want to.",
         keys=True,
+        explain=_what_verdicts_mean(case),
     )
     return {
         "can_decide": can_decide_cases(request.user),
@@ -168,6 +185,15 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         "can_undo": can_undo(history, "case.undo"),
         "history": history,
     }
+
+
+def _what_verdicts_mean(case: Case) -> str:
+    action = case.recommended_action or "no action"
+    return (
+        f"Uphold agrees with the model: its recommendation ({action}) stands. "
+        "Overturn says the recommendation is wrong. "
+        "Needs rewrite says the verdict may be right but the rationale does not support it."
+    )
 
 
 # --- Deciding ----------------------------------------------------------------------
@@ -180,7 +206,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         raise Http404("No such action.")
     case = _get_case_for_decision(request, pk)
     note = request.POST.get("note", "")
-    return respond_to_decision(
+    response = respond_to_decision(
         request,
         lambda version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
@@ -188,6 +214,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
         redraw=lambda **outcome: _verdict_response(request, case, **outcome),
         done_url=lambda: reverse("case", args=[case.pk]),
     )
+    return after_deciding(request, Lease.Queue.CASES, case.pk, response)
 
 
 @require_POST
@@ -211,3 +238,22 @@ def _verdict_response(
         return render(request, "review/cases/case.html#verdict", context, status=status)
     context = _case_context(request, case, **extra)
     return render(request, "review/cases/case.html", context, status=status)
+
+
+# --- what others changed, for an open page's poll -------------------------------------------
+
+
+def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int]:
+    """When someone else gave a verdict since version `seen`: the badge, and a notice beside
+    the panel, out of band. The panel itself stays as it is, with the note being typed; its
+    buttons still carry the version seen, so deciding meets the other verdict as a 409."""
+    case = _get_case_for_user(request, pk)
+    if not seen.isdigit() or int(seen) >= case.version:
+        return "", case.version
+    latest = latest_decision(case)
+    if latest is None or latest.actor_id == request.user.pk:
+        return "", case.version
+    context = {"case": case, "latest": latest, "oob": True}
+    html = render_to_string("review/cases/case.html#verdict-badge", context, request)
+    html += render_to_string("review/cases/live_news.html", context, request)
+    return html, case.version

@@ -12,7 +12,10 @@ from django.views.decorators.http import require_GET
 
 from review.decisions import decisions_by
 from review.models import Answer, Case, Decision, Entry, Plan
-from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans
+from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
+from review.views.decision_words import in_words
+from review.views.leasing import stays_after_deciding
+from review.views.progress import reviewer_figures
 
 RECENT_DECISIONS = 12
 
@@ -27,6 +30,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "detail": f"{_proposed_entries()} entries still proposed",
             "url": reverse("plans") + "?status=open",
             "yours": can_decide_plans(request.user),
+            "next_url": reverse("plans-next"),
         },
         {
             "name": "Flagged cases",
@@ -34,6 +38,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "detail": f"{undecided_cases.count()} cases undecided",
             "url": reverse("cases"),
             "yours": can_decide_cases(request.user),
+            "next_url": reverse("cases-next"),
         },
         {
             "name": "Answers",
@@ -41,14 +46,22 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "detail": "awaiting publication",
             "url": reverse("answers"),
             "yours": can_decide_answers(request.user),
+            "next_url": reverse("answers-next"),
         },
     ]
     recent = decisions_by(request.user, RECENT_DECISIONS)
-    entry_plans = _entry_plans(recent)
+    subjects = _subjects(recent)
     return render(
         request,
         "review/dashboard.html",
-        {"queues": queues, "recent": [_described(row, entry_plans) for row in recent]},
+        {
+            "queues": queues,
+            "recent": [_described(row, subjects) for row in recent],
+            "decides": any(queue["yours"] for queue in queues),
+            "figures": reviewer_figures(request.user)[0],
+            "can_lead": can_lead(request.user),
+            "stays": stays_after_deciding(request.user),
+        },
     )
 
 
@@ -66,22 +79,33 @@ def _proposed_entries() -> int:
     return _open_proposed_entries().count()
 
 
-def _entry_plans(decisions: list[Decision]) -> dict[str, tuple[int, str]]:
-    """Entry id (as logged) -> (plan id, entry path), for linking entry decisions to their plan."""
-    ids = [int(row.object_id) for row in decisions if row.object_type == "entry"]
-    rows = Entry.objects.filter(pk__in=ids).values_list("pk", "plan_id", "path")
-    return {str(pk): (plan_id, entry_path) for pk, plan_id, entry_path in rows}
+def _subjects(decisions: list[Decision]) -> dict[tuple[str, str], dict]:
+    """(kind, id as logged) -> where it is and what it is called: an entry by its number and
+    plan, a case and an answer by their own ids (c-1012, a-114). One query per kind."""
+    keys: dict[str, set[int]] = {}
+    for row in decisions:
+        if row.object_id.isdigit():
+            keys.setdefault(row.object_type, set()).add(int(row.object_id))
+    subjects = {}
+    entries = Entry.objects.filter(pk__in=keys.get("entry", ())).values_list(
+        "pk", "plan_id", "position", "path"
+    )
+    for pk, plan_id, position, entry_path in entries:
+        subjects["entry", str(pk)] = {
+            "label": f"entry #{position + 1} ({entry_path}) of plan {plan_id}",
+            "url": f"{reverse('plan', args=[plan_id])}?entry={pk}#entry-{pk}",
+            "number": position + 1,
+        }
+    for kind, model, field in (("case", Case, "case_id"), ("answer", Answer, "answer_id")):
+        for pk, name in model.objects.filter(pk__in=keys.get(kind, ())).values_list("pk", field):
+            subjects[kind, str(pk)] = {"label": name, "url": reverse(kind, args=[pk])}
+    for pk in keys.get("plan", ()):
+        subjects["plan", str(pk)] = {"label": f"plan {pk}", "url": reverse("plan", args=[pk])}
+    return subjects
 
 
-def _described(decision: Decision, entry_plans: dict[str, tuple[int, str]]) -> dict:
+def _described(decision: Decision, subjects: dict) -> dict:
     kind, key = decision.object_type, decision.object_id
-    url, label = "", f"{kind} {key}"
-    if kind == "entry" and key in entry_plans:
-        plan_id, entry_path = entry_plans[key]
-        url = f"{reverse('plan', args=[plan_id])}?entry={key}#entry-{key}"
-        label = entry_path
-    elif kind == "plan":
-        url, label = reverse("plan", args=[key]), f"plan {key}"
-    elif kind in ("case", "answer"):
-        url = reverse(kind, args=[key])
-    return {"decision": decision, "url": url, "label": label}
+    subject = subjects.get((kind, key), {"label": f"{kind} {key}", "url": ""})
+    words = in_words(decision, subject["label"], number=subject.get("number"))
+    return {"decision": decision, "url": subject["url"], "words": words}

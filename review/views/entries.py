@@ -7,10 +7,14 @@ redirects back to the entry. A stale version gets 409 with the entry as it is no
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from review.actions.entries import (
@@ -22,12 +26,13 @@ from review.actions.entries import (
     neighbours,
     undo_target,
 )
+from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
 from review.models import Decision, Entry
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
-from review.views.plan import PLAN_TEMPLATE, entry_url, plan_page, row_context
+from review.views.plan import PLAN_TEMPLATE, entry_url, get_plan_for_user, plan_page, row_context
 from review.views.presenters import EntryRow, Region, region
 
 
@@ -81,6 +86,12 @@ def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse
     form = EntryEditForm(entry, text_length, request.POST)
 
     def redraw(*, status: int, stale=None, refused=None, decision=None) -> HttpResponse:
+        if stale is not None:
+            # Someone else changed the entry meanwhile: their decision beside the editor's
+            # edit as typed, which saving again applies over it.
+            current = stale.current
+            current.plan = entry.plan
+            return _edit_form(request, current, form, conflict=stale.latest, status=409)
         if isinstance(refused, BoundaryOffer):
             return _edit_form(request, entry, form, offers=refused.offers)
         if isinstance(refused, EditRefused):
@@ -150,6 +161,7 @@ def _entry_fragments(
     conflict: Decision | None = None,
     spans_moved: bool = False,
     undoable: bool | None = None,
+    oob_row: bool = False,
 ) -> str:
     """The entry's row, and out of band its span on the left and the plan's counters.
 
@@ -179,6 +191,7 @@ def _entry_fragments(
         "conflict": conflict,
         "counts": plan.entries.counts(),
         "spans_moved": spans_moved,
+        "oob_row": oob_row,
     }
     if spans_moved:
         context |= _regions_around(entry, context["entries_url"])
@@ -202,7 +215,7 @@ def _regions_around(entry: Entry, entries_url: str) -> dict:
     return regions
 
 
-def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse:
+def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) -> HttpResponse:
     text = entry.plan.document_text
     choices = nearby_boundaries(entry, text)
     context = row_context(request, entry.plan)
@@ -213,7 +226,49 @@ def _edit_form(request, entry, form, *, offers=None, status=200) -> HttpResponse
         "start_choices": choices.get("start", []),
         "end_choices": choices.get("end", []),
         "current_id": entry.pk,
+        "conflict": conflict,
     }
     if request.htmx:
         return render(request, f"{PLAN_TEMPLATE}#edit-form", context, status=status)
     return render(request, "review/plans/edit.html", context, status=status)
+
+
+# --- what others changed, for an open page's poll ----------------------------------------------
+
+# A poll redraws at most this many entries; past it, the page is better reloaded.
+LIVE_ENTRIES_MAX = 50
+LIVE_OVERLAP = timedelta(seconds=2)
+
+
+def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str]:
+    """The rows (and spans, and counters) of entries other people decided since the time
+    `seen`, out of band, and the time to ask from next. The entry being edited here is left
+    alone: its form keeps what was typed, and saving it meets the other decision as a 409."""
+    plan = get_plan_for_user(request, pk)
+    now = timezone.now()
+    since = parse_datetime(seen) if seen else None
+    if since is None:
+        return "", now.isoformat()
+    # A decision is stamped before its transaction commits: look back a little, so one that
+    # committed just after the last poll is not missed. Drawing a row twice changes nothing.
+    changed = list(
+        decisions_on_plan(plan)
+        .filter(at__gt=since - LIVE_OVERLAP)
+        .exclude(actor=request.user)[: LIVE_ENTRIES_MAX + 1]
+    )
+    moved = {
+        int(row.object_id)
+        for row in changed
+        if row.object_type == "entry" and {"span_start", "span_end"} & set(row.after)
+    }
+    ids = {int(row.object_id) for row in changed if row.object_type == "entry"}
+    ids.discard(int(request.POST["editing"]) if request.POST.get("editing", "").isdigit() else 0)
+    if len(changed) > LIVE_ENTRIES_MAX or any(row.object_type == "plan" for row in changed):
+        notice = render_to_string("review/plans/live_reload.html", {"plan": plan}, request)
+        return notice, now.isoformat()
+    entries = Entry.objects.filter(plan=plan, pk__in=ids).select_related("decided_by")
+    html = []
+    for entry in entries.order_by("position"):
+        entry.plan = plan
+        html.append(_entry_fragments(request, entry, spans_moved=entry.pk in moved, oob_row=True))
+    return "".join(html), now.isoformat()

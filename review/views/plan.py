@@ -16,10 +16,17 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from review.actions.plans import accept_rule, adjudicate_plan, rule_candidates
+from review.actions.plans import (
+    accept_rule,
+    adjudicate_plan,
+    rule_batch,
+    rule_candidates,
+    undo_accept_rule,
+)
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import (
@@ -29,9 +36,11 @@ from review.decisions import (
     undoable_entry_ids,
 )
 from review.insights import rule_record
-from review.models import Decision, Entry, Plan, PlanCounts
+from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
-from review.views.deciding import NO_VERSION
+from review.views.deciding import NO_VERSION, note_conflict
+from review.views.decision_words import in_words
+from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import EntryRow, document_regions
 
 PLAN_TEMPLATE = "review/plans/plan.html"
@@ -104,6 +113,7 @@ def plan_page(
         for number, entry in enumerate(entries, start=1)
     ]
     lead, regions = document_regions(text, entries)
+    filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     context |= {
         "document": plan.document,
         "rows": list(zip(rows, regions, strict=True)),
@@ -111,8 +121,34 @@ def plan_page(
         "counts": PlanCounts.of_entries(entries),
         "current_id": current or _current_entry_id(request, entries),
         "rule_counts": _proposed_rule_counts(entries),
+        "filters": filters,
+        "filtered_out": {entry.pk for entry in entries if not _shown(entry, filters)},
+        "all_rules": sorted({rule for entry in entries for rule in entry.rules or []}),
+        "anchor_statuses": Entry.AnchorStatus.choices,
+        "seen": timezone.now().isoformat(),
+        "rule_batch": _offered_batch(request, plan),
+        **presence_strip(Lease.Queue.PLANS, plan.pk),
     }
     return render(request, PLAN_TEMPLATE, context, status=status)
+
+
+def _shown(entry: Entry, filters: dict[str, str]) -> bool:
+    """Whether the entry passes the entry list's filter (plan.js applies the same one in
+    place; this is for a page without JavaScript)."""
+    state, rule, anchor = filters["state"], filters["rule"], filters["anchor"]
+    if state == "needs":
+        if entry.state != Entry.State.PROPOSED and not entry.anchor_unsettled:
+            return False
+    elif state and entry.state != state:
+        return False
+    if rule and rule not in (entry.rules or []):
+        return False
+    return not anchor or entry.anchor_status == anchor
+
+
+def _offered_batch(request: HttpRequest, plan: Plan) -> dict | None:
+    batch = request.session.get("rule_batch")
+    return batch if batch and batch.get("plan") == plan.pk and plan.is_open else None
 
 
 def _proposed_rule_counts(entries: list[Entry]) -> list[tuple[str, int]]:
@@ -160,6 +196,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
                 unvalidated_confirmed=request.POST.get("unvalidated") == "1",
             )
         except StaleVersion as stale:
+            note_conflict(request.user, stale)
             status = 409
             problem = (
                 f"“{stale.current.title}” was changed by "
@@ -170,6 +207,13 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
             status, problem = 422, str(refused)
         else:
             message = f"Accepted {_entries(len(decisions))} of {rule}."
+            # Offered on the plan page as one "Undo" (kept in the session, so the page
+            # asks no more of the database for it).
+            request.session["rule_batch"] = {
+                "plan": plan.pk,
+                "batch": rule_batch(decisions[0]),
+                "label": f"the accept of {_entries(len(decisions))} of {rule}",
+            }
             # A listed entry someone else decided meanwhile is left alone; say so, or the
             # editor who confirmed a list of seven wonders why six were accepted.
             if left := len(versions) - len(decisions):
@@ -188,6 +232,19 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         "record": rule_record(rule, plan.proposed_by),
     }
     return render(request, "review/plans/accept_rule.html", context, status=status)
+
+
+@require_POST
+def plan_undo_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    plan = get_plan_for_user(request, pk, decide=True)
+    try:
+        undone = undo_accept_rule(plan, request.POST.get("batch", ""), actor=request.user)
+    except ActionRefused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Undid the accept of {_entries(len(undone))}.")
+        request.session.pop("rule_batch", None)
+    return redirect("plan", pk=plan.pk)
 
 
 def _listed_versions(request: HttpRequest) -> dict[int, int]:
@@ -214,6 +271,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
+        note_conflict(request.user, stale)
         context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
@@ -223,7 +281,8 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
             reason = "Not adjudicated: " + "; ".join(refused.problems)
         return plan_page(request, plan, refusal=reason, status=422)
     messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
-    return redirect(f"{plan_url(plan.pk)}?adjudicated=1")
+    done = redirect(f"{plan_url(plan.pk)}?adjudicated=1")
+    return after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
 
 
 @require_GET
@@ -247,11 +306,13 @@ def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
     plan = get_plan_for_user(request, pk)
-    page = Paginator(decisions_on_plan(plan), HISTORY_PER_PAGE).get_page(request.GET.get("page"))
+    log = decisions_on_plan(plan).select_related("undoes")
+    page = Paginator(log, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
     decisions = list(page.object_list)
     entry_ids = {int(row.object_id) for row in decisions if row.object_type == "entry"}
-    entries = Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path")
+    entries = list(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path"))
     labels = {str(pk): f"#{position + 1} {entry_path}" for pk, position, entry_path in entries}
+    numbers = {str(pk): position + 1 for pk, position, _ in entries}
     rows = [
         {
             "decision": row,
@@ -260,6 +321,11 @@ def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
             else "the plan",
             "entry_id": row.object_id if row.object_type == "entry" else None,
             "changes": _changes(row),
+            "words": in_words(
+                row,
+                f"entry #{numbers[row.object_id]}" if row.object_id in numbers else "the plan",
+                number=numbers.get(row.object_id),
+            ),
         }
         for row in decisions
     ]

@@ -10,13 +10,15 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import import_plan, path_collisions, propose_document
 from review.forms import DocumentUploadForm, PlanUploadForm
-from review.models import Plan
-from review.permissions import can_decide_plans
+from review.models import Lease, Plan
+from review.permissions import can_decide_plans, can_lead
 
 # --- the list --------------------------------------------------------------------------------
 
@@ -44,13 +46,15 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
     )
     if status_filter in Plan.Status.values:
         plans = plans.filter(status=status_filter)
-    rows = [(plan, plan.counts) for plan in plans]
+    rows = [(plan, plan.counts) for plan in with_holders(plans, Lease.Queue.PLANS)]
     context = {
         "rows": rows,
         "statuses": Plan.Status.choices,
         "status_filter": status_filter,
         "collisions": sorted(path_collisions().items()),
         "can_decide": can_decide_plans(request.user),
+        "can_lead": can_lead(request.user),
+        "next_url": reverse("plans-next"),
         "document_form": document_form,
         "plan_form": plan_form,
     }

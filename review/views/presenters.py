@@ -202,5 +202,7 @@ class DecisionPanel:
     note_hint: str
     note_rows: int
     advice: str
-    # The case page's keys (u, o, w) read these data attributes.
+    # The case page's keys (u, o, w, z) read these data attributes.
     keys: bool = False
+    # What each button means here, said beside them.
+    explain: str = ""

@@ -113,6 +113,15 @@
         event.preventDefault();
         verdictButton(pendingAction).click();
         pendingAction = null;
+      } else if (event.target.matches("[data-note]") && event.key === "Enter" && event.ctrlKey) {
+        // The note came before the verdict: keep it, and let the next key choose the verdict.
+        event.preventDefault();
+        event.target.blur();
+        var hint = document.querySelector("[data-note-hint]");
+        if (hint) {
+          hint.textContent = "Your note is kept. Press u to uphold, o to overturn or w for a rewrite; it is sent with that verdict.";
+          hint.hidden = false;
+        }
       } else if (event.key === "Escape") {
         event.target.blur();
       }
@@ -126,6 +135,7 @@
       case "u": decide("uphold"); break;
       case "o": decide("overturn"); break;
       case "w": decide("needs_rewrite"); break;
+      case "z": decide("undo"); break;
       default: handled = false;
     }
     if (handled) event.preventDefault();

@@ -1,19 +1,25 @@
 // Keyboard for the plan page: an editor adjudicates a whole plan without the mouse.
-// j/k move between entries, n/p between the entries that need a person, a/r/m/e/u/c press the
-// current entry's buttons, ? shows the keys. Text selected in the document pane, then e, opens
-// the current entry's edit form with the selection's offsets filled in and previewed.
+// j/k move between entries, J/K jump to the next/previous entry that still needs a person,
+// a/r/m/e/c press the current entry's buttons, u undoes this page's last decision wherever
+// the focus is, ? shows the keys (n, the next plan, is queue.js's). Text selected in the
+// document pane, then e, opens the current entry's edit form with the selection's offsets
+// filled in and previewed.
 // Every key only presses a button or link that is on the page, so it does nothing a click
 // could not, and nothing at all for someone without decision buttons.
 (function () {
   "use strict";
 
   const ACTION_KEYS = { a: "accept", r: "reject", m: "merge", e: "edit", u: "undo", c: "confirm" };
-  const ADVANCING = new Set(["accept", "reject", "merge", "confirm"]);
+  // Confirming an anchor does not move on: the entry usually still waits for its verdict.
+  const ADVANCING = new Set(["accept", "reject", "merge"]);
   let currentId = null;
   let keyboardAction = false;
+  // Entries this page decided, latest last: u takes back the latest, wherever the focus is.
+  const decidedHere = [];
 
+  // The rows shown: the entry filter hides the others, and j/k pass them by.
   function rows() {
-    return Array.from(document.querySelectorAll("#entry-list > .entry"));
+    return Array.from(document.querySelectorAll("#entry-list > .entry:not([hidden])"));
   }
 
   function rowOf(id) {
@@ -61,7 +67,7 @@
     }
     if (!options || options.scroll !== false) {
       if (found.row) found.row.scrollIntoView({ block: "nearest" });
-      if (found.seg) found.seg.scrollIntoView({ block: "center" });
+      if (found.seg && (!options || options.text !== false)) found.seg.scrollIntoView({ block: "center" });
     }
     const url = new URL(window.location.href);
     url.searchParams.set("entry", currentId);
@@ -80,19 +86,29 @@
     }
   }
 
-  // The next (step 1) or previous (-1) entry still in adjudication's way.
-  function moveToNeeded(step) {
+  // Undecided, with an anchor still to confirm, or carried from a revision in doubt.
+  function needsPerson(row) {
+    return row.hasAttribute("data-needs-you") || row.classList.contains("state-proposed") ||
+      row.querySelector(".anchor-status.unsettled") !== null;
+  }
+
+  function jump(step) {
     const list = rows();
-    const index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
-    for (let i = index + step; i >= 0 && i < list.length; i += step) {
-      if (list[i].hasAttribute("data-needs-you")) {
-        setCurrent(entryIdOf(list[i]));
+    let index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
+    for (index += step; index >= 0 && index < list.length; index += step) {
+      if (needsPerson(list[index])) {
+        setCurrent(entryIdOf(list[index]));
         return;
       }
     }
-    const left = list.filter(function (row) { return row.hasAttribute("data-needs-you"); }).length;
-    announce(left === 0 ? "No entry needs you." :
-      (step > 0 ? "No entry after this one needs you." : "No entry before this one needs you."));
+    announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
+  }
+
+  function undoLast() {
+    const id = decidedHere.pop();
+    // Nothing decided on this page yet (it was just opened): the current entry's own undo.
+    if (id !== undefined) setCurrent(id);
+    press("undo");
   }
 
   // --- the document pane's text, as offsets ---------------------------------------------------
@@ -234,9 +250,12 @@
     } else if (key === "j" || key === "k") {
       event.preventDefault();
       move(key === "j" ? 1 : -1);
-    } else if (key === "n" || key === "p") {
+    } else if (key === "J" || key === "K") {
       event.preventDefault();
-      moveToNeeded(key === "n" ? 1 : -1);
+      jump(key === "J" ? 1 : -1);
+    } else if (key === "u") {
+      event.preventDefault();
+      undoLast();
     } else if (ACTION_KEYS[key]) {
       event.preventDefault();
       press(ACTION_KEYS[key]);
@@ -264,8 +283,11 @@
   // read out why, so the editor does not walk on past a decision that never landed.
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
-    if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
     const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    const landed = path.match(/\/entries\/(\d+)\/([a-z-]+)\/$/);
+    const posted = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
+    if (posted && xhr && xhr.status === 200 && landed && landed[2] !== "undo") decidedHere.push(landed[1]);
+    if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
     const match = path.match(/\/entries\/(\d+)\/[a-z-]+\/$/);
     if (!match || !rowOf(match[1]) || match[1] === currentId) return;
     setCurrent(match[1]);
@@ -333,6 +355,114 @@
     const list = document.getElementById("entry-list");
     const wanted = list && list.dataset.current ? rowOf(list.dataset.current) : null;
     const current = wanted || rows()[0];
-    if (current) setCurrent(entryIdOf(current));
+    // The document opens at its top; the entry list shows the current entry.
+    if (current) setCurrent(entryIdOf(current), { text: false });
+  });
+})();
+
+// The poll that brings other people's changes leaves alone the entry being edited here, so
+// its form keeps what the editor typed.
+document.addEventListener("htmx:configRequest", function (event) {
+  "use strict";
+  if (!event.detail.elt || !event.detail.elt.matches || !event.detail.elt.matches("[data-presence]")) return;
+  const editing = document.querySelector("#entry-list > .entry.editing");
+  if (editing) event.detail.parameters.editing = editing.id.slice("entry-".length);
+});
+
+// The entry filter, applied in place as it changes (the same rule as the server's, for a
+// page without JavaScript): by state ("needs a person": proposed, or an anchor to confirm),
+// rule and anchor status.
+(function () {
+  "use strict";
+
+  function matches(row, filter) {
+    const state = filter.get("state");
+    if (state === "needs") {
+      if (!row.classList.contains("state-proposed") && !row.querySelector(".anchor-status.unsettled")) return false;
+    } else if (state && !row.classList.contains("state-" + state)) {
+      return false;
+    }
+    const rule = filter.get("rule");
+    if (rule && row.dataset.rules.split(", ").indexOf(rule) < 0) return false;
+    const anchor = filter.get("anchor");
+    return !anchor || row.dataset.anchor === anchor;
+  }
+
+  function apply(form, quietly) {
+    const filter = new FormData(form);
+    let shown = 0;
+    document.querySelectorAll("#entry-list > .entry").forEach(function (row) {
+      row.hidden = !matches(row, filter);
+      if (!row.hidden) shown += 1;
+    });
+    const live = document.getElementById("announce");
+    if (live && !quietly) live.textContent = shown + " entries shown.";
+  }
+
+  document.addEventListener("change", function (event) {
+    const form = event.target.closest && event.target.closest("[data-entry-filter]");
+    if (form) apply(form);
+  });
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches("[data-entry-filter]")) return;
+    event.preventDefault();
+    apply(event.target);
+  });
+  // A row redrawn by a decision or a poll comes back unfiltered: filter it again.
+  document.addEventListener("htmx:afterSettle", function () {
+    const form = document.querySelector("[data-entry-filter]");
+    if (!form) return;
+    const filter = new FormData(form);
+    if (filter.get("state") || filter.get("rule") || filter.get("anchor")) apply(form, true);
+  });
+
+  // Find in the document: each press selects the next place the words occur, after the last.
+  let lastEnd = 0;
+  let lastTerm = "";
+
+  function textNodes(root) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    return nodes;
+  }
+
+  function find(term) {
+    const doc = document.querySelector(".doc-text");
+    if (!doc || !term) return;
+    const nodes = textNodes(doc);
+    const text = nodes.map(function (node) { return node.data; }).join("");
+    const lower = text.toLowerCase();
+    const needle = term.toLowerCase();
+    if (term !== lastTerm) lastEnd = 0;
+    lastTerm = term;
+    let at = lower.indexOf(needle, lastEnd);
+    if (at < 0) at = lower.indexOf(needle);
+    const live = document.getElementById("announce");
+    if (at < 0) {
+      if (live) live.textContent = "“" + term + "” is not in the document.";
+      return;
+    }
+    lastEnd = at + needle.length;
+    const range = document.createRange();
+    let offset = 0;
+    nodes.forEach(function (node) {
+      const end = offset + node.data.length;
+      if (at >= offset && at < end) range.setStart(node, at - offset);
+      if (lastEnd > offset && lastEnd <= end) range.setEnd(node, lastEnd - offset);
+      offset = end;
+    });
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    const holder = range.startContainer.parentElement;
+    if (holder) holder.scrollIntoView({ block: "center" });
+    if (live) live.textContent = "Found “" + term + "”.";
+  }
+
+  document.addEventListener("submit", function (event) {
+    if (!event.target.matches("[data-doc-search]")) return;
+    event.preventDefault();
+    find(event.target.querySelector("[name=find]").value.trim());
   });
 })();

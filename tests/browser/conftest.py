@@ -69,7 +69,16 @@ def page(browser, live_server):
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
+    quiet(page)
     context.close()
+
+
+def quiet(page) -> None:
+    """Stop an open item page's polling and its leave beacon, and let requests in flight end,
+    so none reaches the live server while the test's database is being emptied."""
+    for open_page in page.context.pages:
+        open_page.evaluate("document.querySelectorAll('[data-presence]').forEach(e => e.remove())")
+        open_page.wait_for_load_state("networkidle")
 
 
 @pytest.fixture

@@ -79,11 +79,11 @@ def test_an_editor_carries_a_plan_to_a_new_revision_and_settles_it_by_looking(
     # n and p jump between the entries that need the editor, in order.
     assert not entries[0].needs_a_person, "the first section was untouched and kept"
     page.goto(f"/plans/{carried.pk}/?entry={entries[0].pk}")
-    page.keyboard.press("n")
+    page.keyboard.press("J")
     expect(row(page, need[0])).to_be_focused()
-    page.keyboard.press("p")
+    page.keyboard.press("K")
     expect(page.locator("#announce")).to_have_text("No entry before this one needs you.")
-    page.keyboard.press("n")
+    page.keyboard.press("J")
     expect(row(page, need[1])).to_be_focused()
 
     # The new section: its span set from a text selection, previewed before saving.

@@ -88,6 +88,20 @@ MATRIX: dict[str, dict[str, dict]] = {
     "case-undo": {"GET": everyone(405), "POST": only(MODERATORS, 400)},
     "answer-decide": {"GET": everyone(405), "POST": only(EDITORS, 400)},
     "answer-undo": {"GET": everyone(405), "POST": only(EDITORS, 400)},
+    # Work queues: anyone may see how many wait; taking the next item needs its role (a taker
+    # is sent to the item, or back to the queue when nothing waits).
+    "plans-next": {"GET": everyone(200), "POST": only(EDITORS, 302)},
+    "cases-next": {"GET": everyone(200), "POST": only(MODERATORS, 302)},
+    "answers-next": {"GET": everyone(200), "POST": only(EDITORS, 302)},
+    # An open page's poll and its leaving, for whoever has it open.
+    "item-here": {"GET": everyone(405), "POST": everyone(200)},
+    "item-leave": {"GET": everyone(405), "POST": everyone(204)},
+    # No such lease here: 404 for all (who may release one is test_actions_leases' to say).
+    "lease-release": {"GET": everyone(405), "POST": everyone(404)},
+    "stay-setting": {"GET": everyone(405), "POST": everyone(302)},
+    "progress": {"GET": only(set(), 200), "POST": everyone(405)},
+    # Nothing of the rule was accepted here: an editor is sent back with the reason.
+    "plan-undo-accept-rule": {"GET": everyone(405), "POST": only(EDITORS, 302)},
     # What the decisions teach: for those who decide, not for readers.
     "insights": {"GET": only(EDITORS | MODERATORS, 200), "POST": everyone(405)},
     # A document's revisions: anyone reads them; Editors upload the next one.
@@ -189,6 +203,10 @@ def url_of(name: str, world: dict) -> str:
         "answer": {"pk": world["answer"].pk},
         "answer-undo": {"pk": world["answer"].pk},
         "answer-decide": {"pk": world["answer"].pk, "action": "publish"},
+        "item-here": {"queue": "cases", "pk": world["case"].pk},
+        "item-leave": {"queue": "cases", "pk": world["case"].pk},
+        "lease-release": {"pk": 999},
+        "plan-undo-accept-rule": {"pk": world["plan"].pk},
         "revision": {"pk": world["document"].pk},
         "revision-upload": {"pk": world["document"].pk},
         "api:post_revision": {"document_id": world["document"].pk},

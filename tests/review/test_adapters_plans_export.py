@@ -78,8 +78,8 @@ def test_exporting_a_plan_with_undecided_entries_names_every_one(plan: Plan, edi
     problems = refused.value.problems
     assert f"plan {plan.pk} is not adjudicated" in problems[0]
     assert problems[1:] == [
-        f"entry #0 ({first.path!r}) is still undecided",
-        f"entry #2 ({third.path!r}) is still undecided",
+        f"entry #1 ({first.path!r}) is still undecided",
+        f"entry #3 ({third.path!r}) is still undecided",
     ]
     assert refused.value.undecided == [first, third]
 
@@ -100,7 +100,7 @@ def test_adjudicating_while_an_entry_is_undecided_is_refused_and_changes_nothing
     settle(second, editor, "accepted")
     before = snapshot_of(plan)
 
-    with pytest.raises(PlanNotAdjudicable, match=r"entry #2 .* is still undecided"):
+    with pytest.raises(PlanNotAdjudicable, match=r"entry #3 .* is still undecided"):
         adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
     assert snapshot_of(plan) == before
@@ -120,7 +120,7 @@ def test_a_doubtful_anchor_blocks_adjudication_until_someone_confirms_it(
     with pytest.raises(PlanNotAdjudicable) as refused:
         adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     assert refused.value.problems == [
-        f"entry #1 ({doubtful.path!r}): its anchor is {status} in the stored text; "
+        f"entry #2 ({doubtful.path!r}): its anchor is {status} in the stored text; "
         "confirm it or edit the entry"
     ]
     assert snapshot_of(plan) == before

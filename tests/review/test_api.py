@@ -281,7 +281,7 @@ def test_exporting_an_open_plan_is_409_naming_the_undecided_entries(api: Client,
 
     assert problems[0] == f"plan {plan['id']} is not adjudicated, so there is nothing to export"
     assert problems[1:] == [
-        f"entry #{entry['position']} ({entry['path']!r}) is still undecided"
+        f"entry #{entry['position'] + 1} ({entry['path']!r}) is still undecided"
         for entry in plan["entries"]
     ]
 

@@ -218,8 +218,8 @@ def test_import_plan_lists_every_problem_on_its_own_line(code_file, tmp_path: Pa
 
     message = str(refused("import_plan", str(code_file), str(bad)))
 
-    assert message.startswith("refused (2 problems):\n  - entry #0")
-    assert "\n  - entry #1" in message
+    assert message.startswith("refused (2 problems):\n  - entry #1")
+    assert "\n  - entry #2" in message
 
 
 def test_import_plan_refuses_a_document_that_is_neither_file_nor_id(plan_file: Path) -> None:
@@ -260,8 +260,8 @@ def test_export_plan_refuses_an_open_plan_naming_the_undecided_entries(code_file
     message = str(refused("export_plan", str(plan.pk)))
 
     assert f"plan {plan.pk} is not adjudicated" in message
-    for position, path in enumerate(paths):
-        assert f"entry #{position} ({path!r}) is still undecided" in message
+    for number, path in enumerate(paths, start=1):
+        assert f"entry #{number} ({path!r}) is still undecided" in message
 
 
 def test_export_plan_names_a_missing_plan_and_an_unwritable_file(code_file, tmp_path) -> None:

@@ -224,3 +224,10 @@ def test_every_demo_jsonl_line_is_one_json_object():
     for name in ("cases.jsonl", "answers.jsonl"):
         lines = (DEMO_DATA / name).read_text(encoding="utf-8").splitlines()
         assert all(isinstance(json.loads(line), dict) for line in lines), name
+
+
+def test_the_demo_has_a_lead_who_sees_everyone_s_progress(demo, client):
+    lead = authenticate(username="lead", password="demo")
+    assert list(lead.groups.values_list("name", flat=True)) == ["Leads"]
+    client.force_login(lead)
+    assert client.get("/progress/").status_code == 200

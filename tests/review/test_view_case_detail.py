@@ -157,3 +157,11 @@ def test_the_case_page_takes_as_many_queries_for_fifty_evidence_items_as_for_fiv
         client.get(f"/cases/{large.pk}/")
 
     assert len(many.captured_queries) == len(few.captured_queries)
+
+
+def test_beside_the_verdict_buttons_the_page_says_what_uphold_upholds(client, moderator) -> None:
+    from tests.builders.cases_answers import make_case
+
+    case = make_case("c-77", recommended_action="remove")
+    body = client.get(f"/cases/{case.pk}/").content.decode()
+    assert "Uphold agrees with the model: its recommendation (remove) stands." in body

@@ -71,3 +71,17 @@ def test_logging_out_is_a_post(client, editor) -> None:
     response = client.post("/accounts/logout/")
     assert response.status_code == 302
     assert client.get("/").status_code == 302
+
+
+def test_the_dashboard_names_cases_by_their_own_ids(client, moderator) -> None:
+    case = Case.objects.create(case_id="c-1012", content_text="x", rationale_text="y")
+    record(actor=moderator, action="case.overturn", obj=case, before={}, after={}, note="")
+    body = client.get("/").content.decode()
+    assert "overturned c-1012" in body
+    assert f"case {case.pk}" not in body
+
+
+def test_a_reader_s_dashboard_does_not_invite_them_to_decide(client, reader) -> None:
+    body = client.get("/").content.decode()
+    assert "Your role is to read" in body
+    assert "you decide these" not in body and "Pick a queue" not in body

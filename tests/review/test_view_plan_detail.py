@@ -131,3 +131,16 @@ def test_no_template_syntax_leaks_into_the_page(client, editor) -> None:
     assert "{#" not in body
     assert "{%" not in body
     assert "{{" not in body
+
+
+def test_without_javascript_the_entry_filter_hides_the_rows_it_leaves_out(client, editor) -> None:
+    plan = make_plan(2)
+    first, second, third = entries_of(plan)
+    Entry.objects.filter(pk=second.pk).update(state="rejected")
+    Entry.objects.filter(pk=third.pk).update(anchor_status="fuzzy")
+    body = client.get(f"/plans/{plan.pk}/", {"state": "needs", "anchor": "fuzzy"}).content.decode()
+    assert re.search(rf'<li id="entry-{third.pk}"[^>]*data-anchor="fuzzy">', body)
+    for hidden in (first, second):
+        assert re.search(rf'<li id="entry-{hidden.pk}"[^>]* hidden>', body)
+    # The document still shows every span.
+    assert all(f'id="seg-{entry.pk}"' in body for entry in (first, second, third))

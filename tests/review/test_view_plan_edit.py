@@ -153,3 +153,23 @@ def test_a_refused_edit_on_a_stale_version_answers_409_too(client, editor, plan)
     response = post_edit(client, entry, version=seen, path="Not A Path!")
     assert response.status_code == 409
     assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]
+
+
+def test_an_edit_that_meets_another_s_decision_keeps_what_was_typed_beside_it(
+    client, editor, plan, django_user_model
+) -> None:
+    entry = entries_of(plan)[1]
+    seen = entry.version
+    client.force_login(user_in(django_user_model, "editor2", "Editors"))
+    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
+    client.force_login(editor)
+    response = post_edit(client, entry, version=seen, title="My careful new title")
+    body = response.content.decode()
+    assert response.status_code == 409
+    assert "editor2 changed this entry" in body and "It is now rejected" in body
+    assert 'value="My careful new title"' in body
+    assert f'name="version" value="{seen + 1}"' in body
+    # Saving again applies the edit over the other decision, now that it was seen.
+    again = post_edit(client, entry, title="My careful new title")
+    assert again.status_code == 200
+    assert Entry.objects.get(pk=entry.pk).title == "My careful new title"

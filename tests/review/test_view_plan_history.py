@@ -41,3 +41,20 @@ def test_a_plan_nobody_decided_says_so(client, django_user_model) -> None:
     client.force_login(user_in(django_user_model, "rita", "Readers"))
     body = client.get(f"/plans/{plan.pk}/history/").content.decode()
     assert "Nobody has decided anything" in body
+
+
+def test_the_history_and_the_dashboard_say_what_was_done_in_the_product_s_words(
+    client, django_user_model
+) -> None:
+    editor = user_in(django_user_model, "editor", "Editors")
+    plan = make_plan(3)
+    fourth = Entry.objects.select_related("plan").get(pk=entries_of(plan)[3].pk)
+    entry_actions.accept_entry(fourth, actor=editor, expected_version=fourth.version)
+    entry_actions.undo_entry(fourth, actor=editor, expected_version=fourth.version)
+    entry_actions.merge_entry(fourth, actor=editor, expected_version=fourth.version)
+    client.force_login(editor)
+    history = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    assert "undid the accept of entry #4" in history
+    assert "merged entry #4 into #3" in history
+    dashboard = client.get("/").content.decode()
+    assert f"undid the accept of entry #4 ({fourth.path}) of plan {plan.pk}" in dashboard

@@ -27,7 +27,7 @@ from review.adapters.plans import propose_document
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
 from review.models import Answer, Case, Document
-from review.permissions import EDITORS, MODERATORS, READERS
+from review.permissions import EDITORS, LEADS, MODERATORS, READERS
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -46,6 +46,7 @@ USERS = (
     DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
     DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
     DemoUser("reader", READERS, "browses everything, decides nothing"),
+    DemoUser("lead", LEADS, "sees everyone's progress, releases a reviewer's lease"),
     # The team's history: their decisions are what /insights/ counts.
     DemoUser("editor2", EDITORS, "an editor whose past decisions the insights count"),
     DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),

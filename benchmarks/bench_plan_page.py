@@ -1,0 +1,202 @@
+"""The plan page in real Chromium, at about 15, 600 and 5,000 entries over one real document:
+the Node.js 18 changelog (CHANGELOG_V18.md, 417 kB of Markdown, shipped by Debian's nodejs
+package under /usr/share/doc/nodejs/changelogs/), proposed by headings and, for the larger
+plans, a size cap.
+
+    .venv/bin/python benchmarks/bench_plan_page.py [--rounds N]
+
+Set-up: a fresh SQLite file in a temporary folder, migrated, one editor signed in by a session
+cookie, and the server `manage.py runserver --insecure` with DEBUG off, in a subprocess.
+Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM_PATH), headless, driven by Playwright.
+
+Per size, the median of the rounds:
+- bytes: the page's HTML as sent;
+- DOM nodes: elements once the page is ready;
+- ready: navigation start to the end of DOMContentLoaded (the page's script has run and chosen
+  the current entry);
+- key to visible: from the `a` key's keydown to the frame after its row shows "accepted" (the
+  request, the server, the swap and the layout it costs).
+Each is printed beside the 15-entry page's figure as a ratio, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCUMENT = Path("/usr/share/doc/nodejs/changelogs/CHANGELOG_V18.md")
+# (label, characters of the document used, size cap): about 15, 600 and 5,000 entries.
+SIZES = (("~15", 36_000, 0), ("~600", None, 797), ("~5,000", None, 85))
+
+_WORK = tempfile.mkdtemp(prefix="bench-plan-page-")
+DATABASE_URL = f"sqlite:///{Path(_WORK) / 'bench.sqlite3'}"
+os.environ["DATABASE_URL"] = DATABASE_URL
+os.environ["DJANGO_DEBUG"] = "0"
+os.environ["DJANGO_SETTINGS_MODULE"] = "review.settings"
+sys.path.insert(0, str(ROOT))
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from review.adapters.plans import propose_document  # noqa: E402
+
+# Set in the page before the key goes: from the keydown to the frame after the row turns.
+KEY_PROBE = """(rowId) => {
+  const row = document.getElementById(rowId);
+  let pressed = null;
+  window.__keyToVisible = null;
+  document.addEventListener("keydown", () => { pressed = performance.now(); },
+                            { capture: true, once: true });
+  const observer = new MutationObserver(() => {
+    const now = document.getElementById(rowId);
+    if (pressed !== null && now && now.classList.contains("state-accepted")) {
+      observer.disconnect();
+      requestAnimationFrame(() => { window.__keyToVisible = performance.now() - pressed; });
+    }
+  });
+  observer.observe(row.parentNode, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def chromium() -> str | None:
+    candidate = os.environ.get("CHROMIUM_PATH") or "/usr/bin/chromium"
+    return candidate if Path(candidate).is_file() else shutil.which("chromium")
+
+
+def set_up() -> tuple[str, list[tuple[str, int, int]]]:
+    call_command("migrate", verbosity=0)
+    editor = User.objects.create_user("editor", password="demo")
+    editor.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    text = DOCUMENT.read_text(encoding="utf-8")
+    plans = []
+    for label, chars, cap in SIZES:
+        body = text[:chars] if chars else text
+        plan = propose_document(
+            f"CHANGELOG_V18-{label}.md",
+            body.encode(),
+            max_segment_chars=cap,
+            actor=editor,
+        )
+        plans.append((label, plan.pk, plan.entries.count()))
+    session = SessionStore()
+    session[SESSION_KEY] = str(editor.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = editor.get_session_auth_hash()
+    session.create()
+    return session.session_key, plans
+
+
+def serve() -> tuple[subprocess.Popen, str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(  # noqa: S603 - our own manage.py
+        [sys.executable, "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=os.environ | {"DATABASE_URL": DATABASE_URL},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"{base}/accounts/login/", timeout=2)  # noqa: S310 - ours
+            return server, base
+        except OSError:
+            time.sleep(0.1)
+    server.terminate()
+    raise RuntimeError("the server did not start")
+
+
+def measure_once(browser, base: str, session: str, plan_pk: int) -> dict[str, float]:
+    context = browser.new_context(base_url=base)
+    context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(f"/plans/{plan_pk}/", wait_until="load")
+    figures = {
+        "bytes": page.evaluate("performance.getEntriesByType('navigation')[0].decodedBodySize")
+    }
+    figures["nodes"] = page.evaluate("document.getElementsByTagName('*').length")
+    figures["ready"] = page.evaluate(
+        "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+    )
+    row_id = page.evaluate("document.activeElement.id")
+    page.evaluate(KEY_PROBE, row_id)
+    page.keyboard.press("a")
+    page.wait_for_function("window.__keyToVisible !== null")
+    figures["key"] = page.evaluate("window.__keyToVisible")
+    # Put the entry back for the next round (the log keeps both rows; it is a fresh database).
+    page.keyboard.press("u")
+    page.wait_for_function(
+        f"document.getElementById({row_id!r}).classList.contains('state-proposed')"
+    )
+    context.close()
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    rounds = parser.parse_args().rounds
+    path = chromium()
+    if path is None or not DOCUMENT.is_file():
+        print("skipped: needs Chromium and Debian's nodejs docs (apt-get install chromium nodejs)")
+        return 0
+    from playwright.sync_api import sync_playwright
+
+    session, plans = set_up()
+    server, base = serve()
+    rows = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=path, headless=True, args=["--no-sandbox", "--disable-gpu"]
+            )
+            for label, plan_pk, entries in plans:
+                runs = [measure_once(browser, base, session, plan_pk) for _ in range(rounds)]
+                medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+                rows.append((label, entries, medians))
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    print(f"{DOCUMENT.name}, {rounds} rounds each, medians; ratios to the smallest plan")
+    header = (
+        f"{'plan':>8} {'entries':>8} {'HTML kB':>9} {'×':>6} {'DOM nodes':>10} {'×':>6}"
+        f" {'ready ms':>9} {'×':>6} {'key→visible ms':>15} {'×':>6}"
+    )
+    print(header)
+    print("-" * len(header))
+    base_row = rows[0][2]
+    for label, entries, figures in rows:
+        print(
+            f"{label:>8} {entries:>8} {figures['bytes'] / 1000:>9.0f}"
+            f" {figures['bytes'] / base_row['bytes']:>6.1f}"
+            f" {figures['nodes']:>10.0f} {figures['nodes'] / base_row['nodes']:>6.1f}"
+            f" {figures['ready']:>9.0f} {figures['ready'] / base_row['ready']:>6.1f}"
+            f" {figures['key']:>15.0f} {figures['key'] / base_row['key']:>6.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    assert settings.DATABASES["default"]["NAME"].endswith("bench.sqlite3")
+    sys.exit(main())

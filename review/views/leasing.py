@@ -1,0 +1,65 @@
+"""What an item's page asks of its lease: the "Also here" strip (and, when the page polls,
+recording that the person is here and renewing their lease), and moving on to the next item
+once a decision finished this one."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+
+from review.actions import leases
+from review.models import ReviewerSettings
+from review.views import HtmxHttpRequest
+
+
+def item_url(queue: str, item_id: int) -> str:
+    return reverse(leases.QUEUES[queue].item_url_name, args=[item_id])
+
+
+def stays_after_deciding(user) -> bool:
+    return ReviewerSettings.objects.filter(user=user, stay_after_deciding=True).exists()
+
+
+def after_deciding(request: HtmxHttpRequest, queue: str, item_id: int, response) -> HttpResponse:
+    """Once a decision that finishes an item landed (a verdict, a publication, an
+    adjudication) on an item the reviewer took from the queue: let it go and open the next
+    one, unless they chose to stay. An item opened from a list is not moved on from."""
+    landed = response.status_code == 302 or (request.htmx and response.status_code == 200)
+    if not landed or not leases.release(queue, item_id, request.user):
+        return response
+    if stays_after_deciding(request.user):
+        return response
+    lease = leases.take_next(queue, request.user)
+    url = item_url(queue, lease.item_id) if lease else reverse(f"{queue}-next")
+    if request.htmx:
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def presence_strip(queue: str, item_id: int) -> dict:
+    """What the page draws of the "Also here" strip before its first poll fills it in (no
+    query: the page's own queries stay as few as they were)."""
+    return {
+        "presence_queue": queue,
+        "here_url": reverse("item-here", args=[queue, item_id]),
+        "leave_url": reverse("item-leave", args=[queue, item_id]),
+        "next_url": reverse(f"{queue}-next"),
+    }
+
+
+def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
+    """The strip as a poll draws it: having recorded that the person is here and renewed their
+    lease, who else is here and who holds the item."""
+    user = request.user
+    leases.mark_present(queue, item_id, user)
+    leases.renew(queue, item_id, user, retake=request.POST.get("held") == "1")
+    lease = leases.live_leases(queue).filter(item_id=item_id).select_related("holder").first()
+    held = lease is not None and lease.holder_id == user.pk
+    return presence_strip(queue, item_id) | {
+        "polled": True,
+        "others_here": leases.others_here(queue, item_id, user),
+        "held": held,
+        "held_by": lease.holder.username if lease and not held else "",
+    }

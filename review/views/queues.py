@@ -1,0 +1,113 @@
+"""The work queues: "Next" on plans, cases and answers (GET shows what is waiting, POST takes
+the next item), the poll an item's page makes while open (it renews the lease, says who else
+is here, and brings what others changed), leaving a page, and a lead releasing a lease.
+
+Seeing each other is htmx polling, not server-sent events: a poll is one short request that
+works behind any proxy and holds no gunicorn sync worker open, and a few seconds of delay is
+what people sharing a queue need.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from review.actions import leases
+from review.decisions import ActionRefused
+from review.models import Lease, ReviewerSettings
+from review.views import HtmxHttpRequest, cases, entries
+from review.views.leasing import item_url, presence
+
+Queue = Lease.Queue
+
+
+def _queue(name: str) -> str:
+    if name not in Queue.values:
+        raise Http404(f"No queue {name!r}.")
+    return name
+
+
+@require_http_methods(["GET", "POST"])
+def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
+    queue = _queue(queue)
+    may_take = leases.QUEUES[queue].may_take(request.user)
+    if request.method == "POST":
+        if not may_take:
+            raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
+        try:
+            lease = leases.take_next(queue, request.user)
+        except ActionRefused as refused:
+            messages.error(request, str(refused))
+            return redirect(f"{queue}-next")
+        if lease is not None:
+            return redirect(item_url(queue, lease.item_id))
+        messages.info(
+            request, f"Nothing is waiting in {Queue(queue).label.lower()} that nobody else holds."
+        )
+        return redirect(f"{queue}-next")
+    context = {
+        "queue": queue,
+        "queue_label": Queue(queue).label,
+        "waiting": leases.waiting_count(queue),
+        "may_take": may_take,
+        "list_url": reverse(queue),
+        "next_url": reverse(f"{queue}-next"),
+    }
+    return render(request, "review/queues/next.html", context)
+
+
+@require_POST
+def stay_setting(request: HttpRequest) -> HttpResponse:
+    ReviewerSettings.objects.update_or_create(
+        user=request.user, defaults={"stay_after_deciding": request.POST.get("stay") == "1"}
+    )
+    messages.success(request, "Saved.")
+    return redirect("dashboard")
+
+
+# --- an item's open page --------------------------------------------------------------------
+
+
+@require_POST
+def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
+    """The poll of an open item page: the "Also here" strip, and out of band what other
+    people changed on the item since the page last saw it."""
+    queue = _queue(queue)
+    if not leases.QUEUES[queue].waiting().model.objects.filter(pk=pk).exists():
+        raise Http404("No such item.")
+    changes, seen = "", request.POST.get("seen", "")
+    if queue in LIVE_CHANGES:
+        changes, seen = LIVE_CHANGES[queue](request, pk, seen)
+    context = presence(request, queue, pk) | {"seen": seen}
+    return HttpResponse(render_to_string("review/_presence.html", context, request) + changes)
+
+
+@require_POST
+def item_leave(request: HttpRequest, queue: str, pk: int) -> HttpResponse:
+    """The page was left (sent by `navigator.sendBeacon`): release its lease, and say the
+    person is no longer here."""
+    queue = _queue(queue)
+    leases.release(queue, pk, request.user)
+    leases.mark_gone(queue, pk, request.user)
+    return HttpResponse(status=204)
+
+
+@require_POST
+def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
+    """A lead (or staff) releases someone else's lease from a list page."""
+    lease = get_object_or_404(Lease.objects.select_related("holder"), pk=pk)
+    try:
+        leases.release_for_holder(lease, actor=request.user)
+    except ActionRefused as refused:
+        raise PermissionDenied(str(refused)) from refused
+    messages.success(request, f"Released {lease.holder.username}'s hold.")
+    return redirect(lease.queue)
+
+
+# What else a poll brings, per queue: the plan's changed entries, the case's verdict.
+LIVE_CHANGES = {Queue.PLANS: entries.live_changes, Queue.CASES: cases.live_changes}

@@ -1,0 +1,45 @@
+// Work queues on the list and item pages: n presses "Next"; an open item page says when it
+// is left (so its lease goes at once instead of after the idle minutes), and remembers across
+// a reload that it held its item, so the reloaded page takes it back if nobody else has.
+(function () {
+  "use strict";
+
+  function typing(target) {
+    return target.closest && target.closest("input, textarea, select, [contenteditable]") !== null;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key !== "n" || typing(event.target)) return;
+    const next = document.querySelector("[data-next-button]");
+    if (!next) return;
+    event.preventDefault();
+    next.click();
+  });
+
+  function strip() {
+    return document.querySelector("[data-presence]");
+  }
+
+  function heldKey(form) {
+    return "held:" + form.dataset.leaveUrl;
+  }
+
+  window.addEventListener("pagehide", function () {
+    const form = strip();
+    if (!form || !navigator.sendBeacon) return;
+    if (form.dataset.held === "true") sessionStorage.setItem(heldKey(form), "1");
+    const data = new FormData();
+    data.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
+    navigator.sendBeacon(form.dataset.leaveUrl, data);
+  });
+
+  // The first poll after a reload asks for the item back.
+  document.addEventListener("htmx:configRequest", function (event) {
+    const form = event.detail.elt;
+    if (!form || !form.matches || !form.matches("[data-presence]")) return;
+    if (!sessionStorage.getItem(heldKey(form))) return;
+    sessionStorage.removeItem(heldKey(form));
+    event.detail.parameters.held = "1";
+  });
+})();

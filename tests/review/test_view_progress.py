@@ -1,0 +1,102 @@
+"""The progress page (leads and staff) and a reviewer's own figures on the dashboard."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from review.actions import leases
+from review.models import Decision, Lease
+from review.views.progress import reviewer_figures
+from tests.builders.cases_answers import make_case
+from tests.builders.users import user_in
+
+pytestmark = pytest.mark.django_db
+
+
+def decided(user, *, seconds_ago: float, action: str = "case.uphold") -> Decision:
+    return Decision.objects.create(
+        actor=user,
+        actor_name=user.username,
+        action=action,
+        object_type="case",
+        object_id="1",
+        at=timezone.now() - timedelta(seconds=seconds_ago),
+    )
+
+
+@pytest.fixture
+def lead(django_user_model):
+    return user_in(django_user_model, "lena", "Leads")
+
+
+def test_only_leads_and_staff_see_the_progress_page(client, moderator, lead, django_user_model):
+    assert client.get("/progress/").status_code == 403
+    client.force_login(lead)
+    assert client.get("/progress/").status_code == 200
+    staff = django_user_model.objects.create_user("sam", is_staff=True)
+    client.force_login(staff)
+    assert client.get("/progress/").status_code == 200
+
+
+def test_the_median_pause_between_decisions_leaves_out_breaks(moderator) -> None:
+    # Pauses of 10, 30 and 10 seconds, then an eleven-minute break (not time spent deciding).
+    for seconds_ago in (800, 790, 760, 750, 90):
+        decided(moderator, seconds_ago=seconds_ago)
+    [figures] = reviewer_figures(moderator)
+    assert figures.median_seconds == pytest.approx(10, abs=0.01)
+
+
+def test_an_even_number_of_pauses_has_the_mean_of_the_middle_two_as_its_median(moderator):
+    for offset in (0, 10, 30, 60, 100):  # pauses 10, 20, 30, 40
+        decided(moderator, seconds_ago=120 - offset)
+    [figures] = reviewer_figures(moderator)
+    assert figures.median_seconds == pytest.approx(25, abs=0.01)
+
+
+def test_figures_count_today_this_week_conflicts_and_items_held(client, moderator, lead):
+    make_case("c-1")
+    decided(moderator, seconds_ago=5)
+    decided(moderator, seconds_ago=1, action="lease.release")  # not a decision of theirs
+    leases.take_next(Lease.Queue.CASES, moderator)
+    case_pk = Lease.objects.get().item_id
+    # A verdict on a version someone else already moved on: a conflict met.
+    client.post(f"/cases/{case_pk}/uphold/", {"version": 1})
+    client.post(f"/cases/{case_pk}/overturn/", {"version": 1, "note": "late"})
+    [figures] = reviewer_figures(moderator)
+    assert (figures.today, figures.week, figures.conflicts, figures.leases) == (2, 2, 1, 0)
+    client.force_login(lead)
+    body = client.get("/progress/").content.decode()
+    assert '<th scope="row">moderator</th>' in body
+
+
+def test_a_reviewer_sees_their_own_figures_on_the_dashboard(client, moderator) -> None:
+    decided(moderator, seconds_ago=30)
+    decided(moderator, seconds_ago=10)
+    body = client.get("/").content.decode()
+    assert "Your figures" in body and "Median seconds per decision" in body
+    assert "Everyone's progress" not in body
+
+
+def test_the_progress_page_asks_as_many_queries_for_many_decisions_as_for_few(
+    client, lead, django_user_model
+) -> None:
+    client.force_login(lead)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/progress/").status_code == 200
+        return len(captured)
+
+    first = user_in(django_user_model, "m1", "Moderators")
+    decided(first, seconds_ago=20)
+    few = queries()
+    for n in range(2, 8):
+        person = user_in(django_user_model, f"m{n}", "Moderators")
+        for seconds in range(1, 10):
+            decided(person, seconds_ago=seconds * 7)
+    assert queries() == few
