@@ -99,6 +99,8 @@ INSTALLED_APPS = [
     "csp",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "review",
 ]
 
@@ -165,6 +167,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "timeout": 10,
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
+    )
+    # A file, not memory, so the task worker a test starts in a subprocess sees the tests' data.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(SQLITE_PATH.with_name("test.sqlite3"))
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -251,3 +257,11 @@ INSIGHTS_MIN_DOCUMENTS = int(os.environ.get("REVIEW_INSIGHTS_MIN_DOCUMENTS", "5"
 INSIGHTS_MIN_LOWER_BOUND = float(os.environ.get("REVIEW_INSIGHTS_MIN_LOWER_BOUND", "0.8"))
 # How long the figures are kept once counted; any new decision or import counts them afresh.
 INSIGHTS_CACHE_SECONDS = int(os.environ.get("REVIEW_INSIGHTS_CACHE_SECONDS", "60"))
+
+# Long work (review.jobs) runs as tasks: queued in the database, run by `manage.py db_worker`
+# (`make demo` and `make serve` start one). Inputs at or under these sizes still run inline,
+# in the request.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+JOB_INLINE_MAX_BYTES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_BYTES", str(1024 * 1024)))
+JOB_INLINE_MAX_PDF_PAGES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_PDF_PAGES", "20"))
+JOB_INLINE_MAX_LINES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_LINES", "1000"))

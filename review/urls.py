@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, insights, plan, plans
+from review.views import answers, cases, dashboard, entries, insights, jobs, plan, plans
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -42,4 +42,9 @@ urlpatterns = [
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
     path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
     path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
+    # Long work in the background
+    path("jobs/export-decisions/", jobs.export_decisions, name="job-export-decisions"),
+    path("jobs/<int:pk>/", jobs.job_detail, name="job"),
+    path("jobs/<int:pk>/retry/", jobs.job_retry, name="job-retry"),
+    path("jobs/<int:pk>/download/", jobs.job_download, name="job-download"),
 ]

@@ -11,6 +11,7 @@ from grounding.extract import (
     EXTRACTOR_ID,
     EXTRACTOR_VERSION,
     ExtractError,
+    PageProgress,
     document_type,
     extract_text,
 )
@@ -34,9 +35,33 @@ def document_name(name: str) -> str:
     return base
 
 
-def store_document(name: str, data: bytes) -> Document:
+def read_text(name: str, data: bytes, on_page: PageProgress | None = None) -> tuple[str, str]:
+    """The document's type and text, as `store_document` would keep them; `on_page` hears
+    each page extracted. Raises ImportRefused for an empty file, a type grounding cannot read,
+    bytes that do not decode, or a file with no text in it."""
+    if not data:
+        raise ImportRefused(f"{name} is empty: there is nothing to review")
+    try:
+        media_type = document_type(name)
+        text = extract_text(name, data, on_page)
+    except ExtractError as error:
+        raise ImportRefused(str(error)) from error
+    if not text.strip():
+        raise ImportRefused(f"{name} holds no text (only whitespace was extracted from it)")
+    nul = text.find("\x00")
+    if nul >= 0:
+        # PostgreSQL cannot store it in text; refused on every database alike.
+        raise ImportRefused(f"{name}: its text holds the NUL character (\\u0000) at offset {nul}")
+    return media_type, text
+
+
+def stored_document(data: bytes) -> Document | None:
+    return Document.objects.filter(sha256=sha256_of(bytes(data))).first()
+
+
+def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = None) -> Document:
     """The stored document for these bytes: the one already kept (same SHA-256, whatever its
-    name), or a new one with its extracted text.
+    name), or a new one with its extracted text (`read`, when `read_text` made it already).
 
     Raises ImportRefused, storing nothing, for an empty file, a type grounding cannot read,
     bytes that do not decode, or a file with no text in it.
@@ -51,17 +76,7 @@ def store_document(name: str, data: bytes) -> Document:
     existing = Document.objects.filter(sha256=digest).first()
     if existing is not None:
         return existing
-    try:
-        media_type = document_type(name)
-        text = extract_text(name, data)
-    except ExtractError as error:
-        raise ImportRefused(str(error)) from error
-    if not text.strip():
-        raise ImportRefused(f"{name} holds no text (only whitespace was extracted from it)")
-    nul = text.find("\x00")
-    if nul >= 0:
-        # PostgreSQL cannot store it in text; refused on every database alike.
-        raise ImportRefused(f"{name}: its text holds the NUL character (\\u0000) at offset {nul}")
+    media_type, text = read or read_text(name, data)
     try:
         # A savepoint, so a lost race with an identical upload leaves the caller's
         # transaction usable.

@@ -37,7 +37,7 @@ from django.utils import timezone
 from grounding.adjudication import AdjudicationError, adjudicate
 from grounding.adjudication import Decision as EntryDecision
 from grounding.anchors import Anchor, locate, make_anchor
-from grounding.extract import ExtractError
+from grounding.extract import ExtractError, PageProgress
 from grounding.placement import proposed_span_now
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
 from grounding.segmentation import (
@@ -48,7 +48,7 @@ from grounding.segmentation import (
     parse_segmentation_plan,
     plan_to_payload,
 )
-from review.adapters.documents import store_document
+from review.adapters.documents import document_name, read_text, store_document, stored_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem
 from review.models import Document, Entry, Plan
@@ -75,13 +75,19 @@ def propose_document(
     max_segment_chars: int = 0,
     path_prefix: str = "",
     actor=None,
+    on_page: PageProgress | None = None,
 ) -> Plan:
     """Store the document and the proposer's plan for it, or refuse and store nothing.
 
     Proposing the same bytes with the same options again returns the plan already made.
+    `on_page` hears each page extracted from a document not stored yet.
     """
+    read = None
+    if on_page is not None and stored_document(data) is None:
+        # Read before the transaction, so a job's page sees the pages counted as they go.
+        read = read_text(document_name(name), bytes(data), on_page)
     with transaction.atomic():
-        document = store_document(name, data)
+        document = store_document(name, data, read=read)
         try:
             # The stored name, so the plan is made on the same text the document keeps.
             payload = propose_plan(
