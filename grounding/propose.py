@@ -48,6 +48,7 @@ from grounding.extract import (
     EXTRACTOR_ID,
     EXTRACTOR_VERSION,
     ExtractError,
+    PageProgress,
     document_type,
     extract_text,
 )
@@ -164,12 +165,17 @@ class _Span:
 
 
 def propose_plan(
-    name: str, data: bytes, *, max_segment_chars: int = 0, path_prefix: str = ""
+    name: str,
+    data: bytes,
+    *,
+    max_segment_chars: int = 0,
+    path_prefix: str = "",
+    on_page: PageProgress | None = None,
 ) -> dict:
     """The proposed plan payload for one document, or NothingToPropose.
 
     Pure: reads nothing but its arguments, so the review app and the command line get
-    the same plan for the same bytes.
+    the same plan for the same bytes. `on_page` hears each page extracted.
     """
     if isinstance(max_segment_chars, bool) or not isinstance(max_segment_chars, int):
         raise ProposalError(f"max-segment-chars must be an integer, not {max_segment_chars!r}")
@@ -180,7 +186,7 @@ def propose_plan(
         )
     prefix = _prefix_components(path_prefix)
     kind = document_type(name)
-    text = extract_text(name, data)
+    text = extract_text(name, data, on_page)
 
     headings = list(_markdown_headings(text) if kind == "markdown" else _numbered_headings(text))
     spans = _heading_spans(text, headings, prefix)

@@ -35,6 +35,15 @@ def document_name(name: str) -> str:
     return base
 
 
+def document_bytes(name: str, data) -> bytes:
+    """The upload's bytes; ImportRefused for anything else, or for none at all."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise ImportRefused(f"{name}: expected the file's bytes, not {type(data).__name__}")
+    if not data:
+        raise ImportRefused(f"{name} is empty: there is nothing to review")
+    return bytes(data)
+
+
 def read_text(name: str, data: bytes, on_page: PageProgress | None = None) -> tuple[str, str]:
     """The document's type and text, as `store_document` would keep them; `on_page` hears
     each page extracted. Raises ImportRefused for an empty file, a type grounding cannot read,
@@ -56,7 +65,7 @@ def read_text(name: str, data: bytes, on_page: PageProgress | None = None) -> tu
 
 
 def stored_document(data: bytes) -> Document | None:
-    return Document.objects.filter(sha256=sha256_of(bytes(data))).first()
+    return Document.objects.filter(sha256=sha256_of(data)).first()
 
 
 def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = None) -> Document:
@@ -67,11 +76,7 @@ def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = Non
     bytes that do not decode, or a file with no text in it.
     """
     name = document_name(name)
-    if not isinstance(data, bytes | bytearray | memoryview):
-        raise ImportRefused(f"{name}: expected the file's bytes, not {type(data).__name__}")
-    data = bytes(data)
-    if not data:
-        raise ImportRefused(f"{name} is empty: there is nothing to review")
+    data = document_bytes(name, data)
     digest = sha256_of(data)
     existing = Document.objects.filter(sha256=digest).first()
     if existing is not None:

@@ -48,7 +48,13 @@ from grounding.segmentation import (
     parse_segmentation_plan,
     plan_to_payload,
 )
-from review.adapters.documents import document_name, read_text, store_document, stored_document
+from review.adapters.documents import (
+    document_bytes,
+    document_name,
+    read_text,
+    store_document,
+    stored_document,
+)
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem
 from review.models import Document, Entry, Plan
@@ -80,30 +86,38 @@ def propose_document(
     """Store the document and the proposer's plan for it, or refuse and store nothing.
 
     Proposing the same bytes with the same options again returns the plan already made.
-    `on_page` hears each page extracted from a document not stored yet.
+    `on_page` hears each page extracted, once.
     """
+    name = document_name(name)
+    data = document_bytes(name, data)
+    existing = stored_document(data)
     read = None
-    if on_page is not None and stored_document(data) is None:
-        # Read before the transaction, so a job's page sees the pages counted as they go.
-        read = read_text(document_name(name), bytes(data), on_page)
+    if existing is None:
+        read = read_text(name, data, on_page)
+        on_page = None
+    else:
+        name = existing.name
+    # The proposer is pure: it runs before the transaction, so a job's progress written as it
+    # reads the pages is seen by the job's page meanwhile. The stored name, so the plan is
+    # made on the same text the document keeps.
+    try:
+        payload = propose_plan(
+            name,
+            data,
+            max_segment_chars=max_segment_chars,
+            path_prefix=path_prefix,
+            on_page=on_page,
+        )
+    except NothingToPropose as nothing:
+        raise NothingProposed(
+            f"nothing to propose for {name}: {nothing.reason}; nothing was stored"
+        ) from nothing
+    except (ProposalError, ExtractError, PlanError) as error:
+        raise ImportRefused(f"{name}: {error}") from error
+    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
     with transaction.atomic():
         document = store_document(name, data, read=read)
-        try:
-            # The stored name, so the plan is made on the same text the document keeps.
-            payload = propose_plan(
-                document.name,
-                bytes(document.data),
-                max_segment_chars=max_segment_chars,
-                path_prefix=path_prefix,
-            )
-        except NothingToPropose as nothing:
-            raise NothingProposed(
-                f"nothing to propose for {document.name}: {nothing.reason}; nothing was stored"
-            ) from nothing
-        except (ProposalError, ExtractError, PlanError) as error:
-            raise ImportRefused(f"{document.name}: {error}") from error
-        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-        options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
         return _store_plan(document, text, payload, options=options, actor=actor)
 
 
