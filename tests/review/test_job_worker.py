@@ -9,52 +9,23 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
 from review.jobs import retry_job, start_job
 from review.models import Case, Job
 from tests.builders.cases_answers import case_line, make_case
+from tests.builders.worker import DATABASE_TASKS, ROOT, run_worker, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "review" / "demo_data" / "cases.jsonl"
-WORKER_SECONDS = 120
 
 
 @pytest.fixture(autouse=True)
 def database_backend(settings):
-    settings.TASKS = {
-        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}
-    }
-
-
-def worker_env() -> dict[str, str]:
-    """The environment of a process that uses the tests' database."""
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        url = f"sqlite:///{db['NAME']}"
-    else:
-        login = quote(db["USER"]) + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-        url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    return {**os.environ, "DATABASE_URL": url, "DJANGO_ENV": "demo", "DJANGO_DEBUG": "0"}
-
-
-def run_worker() -> subprocess.CompletedProcess:
-    """Run every queued task, then exit."""
-    return subprocess.run(  # noqa: S603 - our own manage.py with arguments we chose
-        [sys.executable, "manage.py", "db_worker", "--batch", "--no-startup-delay", "--no-reload"],
-        cwd=ROOT,
-        env=worker_env(),
-        capture_output=True,
-        text=True,
-        timeout=WORKER_SECONDS,
-        check=True,
-    )
+    settings.TASKS = DATABASE_TASKS
 
 
 def test_the_worker_runs_a_queued_import_and_records_its_progress(editor) -> None:
