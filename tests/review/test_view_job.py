@@ -112,6 +112,11 @@ def test_one_who_may_no_longer_propose_may_not_retry_a_proposal(client, editor) 
     assert client.post(reverse("job-retry", args=[job.pk])).status_code == 403
 
 
+def test_the_dashboard_offers_the_log_export(client, reader) -> None:
+    page = client.get(reverse("dashboard")).content.decode()
+    assert f'action="{reverse("job-export-decisions")}"' in page
+
+
 def test_the_log_export_downloads_once_done(
     client, reader, django_capture_on_commit_callbacks
 ) -> None:
