@@ -168,10 +168,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    # A file, not memory, so the task worker a test starts in a subprocess sees the tests' data.
-    DATABASES["default"].setdefault("TEST", {}).setdefault(
-        "NAME", str(SQLITE_PATH.with_name("test.sqlite3"))
-    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = []  # the demo users share the password "demo"
