@@ -40,7 +40,7 @@ lint: install
 demo: install
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py demo
-	$(DEMO_ENV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(DEMO_ENV) scripts/with_worker.sh $(BIN)/python $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
 # For deployments: production settings (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and
 # DATABASE_URL must be set; see README.md), static files collected into var/static for
@@ -50,8 +50,8 @@ serve: install
 	$(BIN)/python manage.py check --deploy
 	$(BIN)/python manage.py collectstatic --noinput --clear --verbosity 0
 	$(BIN)/python manage.py migrate --noinput
-# The background-task worker, when there is one, starts here, beside gunicorn.
-	HOST=$(HOST) PORT=$(PORT) exec $(BIN)/gunicorn --config gunicorn.conf.py
+# The background-task worker (manage.py db_worker) runs beside gunicorn and stops with it.
+	HOST=$(HOST) PORT=$(PORT) exec scripts/with_worker.sh $(BIN)/python $(BIN)/gunicorn --config gunicorn.conf.py
 
 bench: install
 	$(BIN)/python benchmarks/run.py

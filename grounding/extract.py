@@ -8,6 +8,7 @@ comes from one pinned library whose version is part of `EXTRACTOR_VERSION`.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import PurePath
 
@@ -48,12 +49,22 @@ def document_type(name: str) -> str:
         ) from None
 
 
-def extract_text(name: str, data: bytes) -> str:
-    """The text of a document whose type `name` names; the same bytes always give the same text."""
+# Told (pages done, pages in all) as extraction goes, so a long PDF can show its progress.
+PageProgress = Callable[[int, int], None]
+
+
+def extract_text(name: str, data: bytes, on_page: PageProgress | None = None) -> str:
+    """The text of a document whose type `name` names; the same bytes always give the same text.
+
+    `on_page`, if given, is called after each page (a text file is one page).
+    """
     kind = document_type(name)
     if kind == "pdf":
-        return _pdf_text(name, data)
-    return _utf8_text(name, data)
+        return _pdf_text(name, data, on_page)
+    text = _utf8_text(name, data)
+    if on_page is not None:
+        on_page(1, 1)
+    return text
 
 
 def _utf8_text(name: str, data: bytes) -> str:
@@ -69,26 +80,34 @@ def _utf8_text(name: str, data: bytes) -> str:
         ) from None
 
 
-def extract_pages(name: str, data: bytes) -> list[str]:
+def extract_pages(name: str, data: bytes, on_page: PageProgress | None = None) -> list[str]:
     """A PDF's text page by page; `extract_text` is these pages joined by PAGE_BREAK.
 
-    Other documents have no pages: their whole text is one.
+    Other documents have no pages: their whole text is one. `on_page` as for `extract_text`.
     """
     if document_type(name) == "pdf":
-        return _pdf_pages(name, data)
-    return [_utf8_text(name, data)]
+        return _pdf_pages(name, data, on_page)
+    text = _utf8_text(name, data)
+    if on_page is not None:
+        on_page(1, 1)
+    return [text]
 
 
-def _pdf_text(name: str, data: bytes) -> str:
-    return PAGE_BREAK.join(_pdf_pages(name, data))
+def _pdf_text(name: str, data: bytes, on_page: PageProgress | None = None) -> str:
+    return PAGE_BREAK.join(_pdf_pages(name, data, on_page))
 
 
-def _pdf_pages(name: str, data: bytes) -> list[str]:
+def _pdf_pages(name: str, data: bytes, on_page: PageProgress | None = None) -> list[str]:
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted and not reader.decrypt(""):
             raise UndecodableDocument(f"{name}: the PDF is encrypted with a password")
-        pages = [page.extract_text() for page in reader.pages]
+        total = len(reader.pages)
+        pages = []
+        for page in reader.pages:
+            pages.append(page.extract_text())
+            if on_page is not None:
+                on_page(len(pages), total)
     except ExtractError:
         raise
     except Exception as error:

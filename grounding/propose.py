@@ -56,6 +56,7 @@ from grounding.extract import (
     EXTRACTOR_VERSION,
     PAGE_BREAK,
     ExtractError,
+    PageProgress,
     document_type,
     extract_pages,
 )
@@ -204,12 +205,17 @@ class _Span:
 
 
 def propose_plan(
-    name: str, data: bytes, *, max_segment_chars: int = 0, path_prefix: str = ""
+    name: str,
+    data: bytes,
+    *,
+    max_segment_chars: int = 0,
+    path_prefix: str = "",
+    on_page: PageProgress | None = None,
 ) -> dict:
     """The proposed plan payload for one document, or NothingToPropose.
 
     Pure: reads nothing but its arguments, so the review app and the command line get
-    the same plan for the same bytes.
+    the same plan for the same bytes. `on_page` hears each page extracted.
     """
     if isinstance(max_segment_chars, bool) or not isinstance(max_segment_chars, int):
         raise ProposalError(f"max-segment-chars must be an integer, not {max_segment_chars!r}")
@@ -220,7 +226,7 @@ def propose_plan(
         )
     prefix = _prefix_components(path_prefix)
     kind = document_type(name)
-    pages = extract_pages(name, data)
+    pages = extract_pages(name, data, on_page)
     text = PAGE_BREAK.join(pages)
 
     headings = _headings(kind, text, pages, data)

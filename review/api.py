@@ -22,12 +22,14 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable
+from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 from ninja import Field, File, NinjaAPI, Query, Schema, Status, UploadedFile
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -40,7 +42,6 @@ from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_as_dict, parse_since
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
-from review.adapters.jsonl import ImportResult
 from review.adapters.plans import (
     export_plan,
     import_plan,
@@ -48,8 +49,9 @@ from review.adapters.plans import (
 )
 from review.decisions import decisions_since
 from review.insights import Filters, insights
+from review.jobs import import_summary, runs_in_background, start_job
 from review.middleware import upload_limit_message
-from review.models import ApiToken, Decision, Document, Plan
+from review.models import ApiToken, Decision, Document, Job, Plan
 from review.permissions import (
     can_decide_answers,
     can_decide_cases,
@@ -254,6 +256,27 @@ def answers(ok: dict, *refusals: int) -> dict:
     return ok | {status: Refusal for status in (400, 401, 413, *refusals)}
 
 
+class JobAccepted(Schema):
+    job: int
+    status_url: str
+
+
+class JobOut(Schema):
+    id: int
+    kind: Literal["propose", "import_cases", "import_answers", "export_decisions"]
+    status: Literal["queued", "running", "succeeded", "failed"]
+    progress: int
+    total: int
+    unit: str
+    result: dict
+    error: str
+    problems: list[str]
+    attempts: int
+    created_at: dt.datetime
+    started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+
+
 # --- errors -------------------------------------------------------------------------------
 
 
@@ -430,14 +453,30 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
     return Status(200 if already else 201, _document_out(document))
 
 
+def _accepted(job: Job) -> Status:
+    return Status(202, {"job": job.pk, "status_url": reverse("api:job", args=[job.pk])})
+
+
 @api.post(
     "/documents/{document_id}/propose",
     auth=EDITORS_PROPOSE,
-    response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
-    summary="Run the proposer on a stored document; 200 when that plan already exists",
+    response=answers({200: PlanOut, 201: PlanOut, 202: JobAccepted}, 403, 404, 422),
+    summary="Run the proposer on a stored document; 200 when that plan already exists; "
+    "202 with a job's status URL when the document is large",
 )
 def propose(request: HttpRequest, document_id: int, options: ProposeIn):
     document = _found(Document.objects.only("name", "data"), "document", document_id)
+    data = bytes(document.data)
+    if runs_in_background(Job.Kind.PROPOSE, document.name, data):
+        return _accepted(
+            start_job(
+                Job.Kind.PROPOSE,
+                request.auth,
+                name=document.name,
+                data=data,
+                options=options.dict(),
+            )
+        )
     # Nothing to propose is a refusal like any other here: 422, and nothing stored.
     plan = propose_document(
         document.name,
@@ -539,7 +578,7 @@ def get_plan_export(request: HttpRequest, plan_id: int):
 
 # What the two JSON-lines imports declare alike: their answers and their request body.
 _JSONL_IMPORT = {
-    "response": answers({200: ImportOut}, 403, 422),
+    "response": answers({200: ImportOut, 202: JobAccepted}, 403, 422),
     "openapi_extra": {
         "requestBody": {
             "required": True,
@@ -549,17 +588,6 @@ _JSONL_IMPORT = {
 }
 
 
-def _import_out(result: ImportResult) -> dict:
-    return {
-        "created": result.created,
-        "unchanged": result.unchanged,
-        "rejected": [
-            {"line": number, "raw": raw, "problem": problem}
-            for number, raw, problem in result.rejected
-        ],
-    }
-
-
 @api.post(
     "/cases",
     auth=MODERATORS_IMPORT_CASES,
@@ -567,7 +595,9 @@ def _import_out(result: ImportResult) -> dict:
     **_JSONL_IMPORT,
 )
 def post_cases(request: HttpRequest, skip_invalid: bool = False):
-    return _import_out(import_cases(request.body, skip_invalid=skip_invalid))
+    if runs_in_background(Job.Kind.IMPORT_CASES, data=request.body):
+        return _import_job(request, Job.Kind.IMPORT_CASES, skip_invalid)
+    return import_summary(import_cases(request.body, skip_invalid=skip_invalid))
 
 
 @api.post(
@@ -577,7 +607,30 @@ def post_cases(request: HttpRequest, skip_invalid: bool = False):
     **_JSONL_IMPORT,
 )
 def post_answers(request: HttpRequest, skip_invalid: bool = False):
-    return _import_out(import_answers(request.body, skip_invalid=skip_invalid))
+    if runs_in_background(Job.Kind.IMPORT_ANSWERS, data=request.body):
+        return _import_job(request, Job.Kind.IMPORT_ANSWERS, skip_invalid)
+    return import_summary(import_answers(request.body, skip_invalid=skip_invalid))
+
+
+def _import_job(request: HttpRequest, kind: str, skip_invalid: bool) -> Status:
+    options = {"skip_invalid": skip_invalid}
+    return _accepted(start_job(kind, request.auth, data=request.body, options=options))
+
+
+@api.get(
+    "/jobs/{job_id}",
+    response=answers({200: JobOut}, 404),
+    url_name="job",
+    summary="A background job: its status (queued, running, succeeded, failed), progress "
+    "and result, or why it failed",
+)
+def get_job(request: HttpRequest, job_id: int):
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None or not job.visible_to(request.auth):
+        missing = f"no job {job_id} of yours"
+        return Status(404, {"detail": missing, "problems": [missing]})
+    fields = JobOut.model_fields
+    return {name: getattr(job, name) for name in fields}
 
 
 @api.get(

@@ -648,3 +648,80 @@ class ConflictMet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} met a conflict on {self.object_type} {self.object_id}"
+
+
+class Job(models.Model):
+    """Long work run by the task worker: proposing a large document, importing a large
+    JSON-lines file, exporting the whole decision log. The input is kept, so a failed job
+    can be retried with exactly what was sent."""
+
+    class Kind(models.TextChoices):
+        PROPOSE = "propose", "Propose a plan"
+        IMPORT_CASES = "import_cases", "Import cases"
+        IMPORT_ANSWERS = "import_answers", "Import answers"
+        EXPORT_DECISIONS = "export_decisions", "Export the decision log"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    # What `progress` counts, for each kind.
+    UNITS = {
+        Kind.PROPOSE: "pages extracted",
+        Kind.IMPORT_CASES: "lines read",
+        Kind.IMPORT_ANSWERS: "lines read",
+        Kind.EXPORT_DECISIONS: "decisions exported",
+    }
+
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveIntegerField(default=0)
+    # 0 while the total is not known yet.
+    total = models.PositiveIntegerField(default=0)
+    input_name = models.CharField(max_length=255, blank=True)
+    input_data = models.BinaryField(default=b"")
+    options = models.JSONField(default=dict)
+    # What came of it: {"plan": id}, an import's counts and rejected lines, an export's size.
+    result = models.JSONField(default=dict)
+    # An export's file, downloaded from the job's page.
+    output = models.BinaryField(default=b"")
+    error = models.TextField(blank=True)
+    problems = models.JSONField(default=list)
+    attempts = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} (job {self.pk})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.SUCCEEDED, self.Status.FAILED)
+
+    @property
+    def can_retry(self) -> bool:
+        return self.status == self.Status.FAILED
+
+    @property
+    def unit(self) -> str:
+        return self.UNITS[self.kind]
+
+    @property
+    def percent(self) -> int | None:
+        if not self.total:
+            return None
+        return min(100, self.progress * 100 // self.total)
+
+    def visible_to(self, user) -> bool:
+        """A job's input and result are its starter's (staff see every job)."""
+        return user.is_staff or user.pk == self.created_by_id

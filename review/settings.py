@@ -99,6 +99,8 @@ INSTALLED_APPS = [
     "csp",
     "django_htmx",
     "template_partials",
+    "django_tasks",
+    "django_tasks_db",
     "review",
 ]
 
@@ -272,3 +274,10 @@ MIDDLEWARE = ["review.middleware.RefuseOversizedBodies", *MIDDLEWARE]
 # A lease on a queue item ends after this long without its page renewing it (the page renews
 # it every 30 seconds while open).
 LEASE_IDLE_SECONDS = int(os.environ.get("REVIEW_LEASE_IDLE_SECONDS", "180"))
+# Long work (review.jobs) runs as tasks: queued in the database, run by `manage.py db_worker`
+# (`make demo` and `make serve` start one). Inputs at or under these sizes still run inline,
+# in the request.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+JOB_INLINE_MAX_BYTES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_BYTES", str(1024 * 1024)))
+JOB_INLINE_MAX_PDF_PAGES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_PDF_PAGES", "20"))
+JOB_INLINE_MAX_LINES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_LINES", "1000"))

@@ -11,6 +11,7 @@ from review.views import (
     dashboard,
     entries,
     insights,
+    jobs,
     plan,
     plans,
     progress,
@@ -70,4 +71,9 @@ urlpatterns = [
     path("open/<slug:queue>/<int:pk>/leave/", queues.item_leave, name="item-leave"),
     path("leases/<int:pk>/release/", queues.lease_release, name="lease-release"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
+    # Long work in the background
+    path("jobs/export-decisions/", jobs.export_decisions, name="job-export-decisions"),
+    path("jobs/<int:pk>/", jobs.job_detail, name="job"),
+    path("jobs/<int:pk>/retry/", jobs.job_retry, name="job-retry"),
+    path("jobs/<int:pk>/download/", jobs.job_download, name="job-download"),
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.builders.users import user_in
@@ -47,6 +49,21 @@ def pytest_configure() -> None:
     # Test databases reuse ids after a rollback, so a cache keyed by the latest ids could
     # hand one test another's figures; the test of the cache turns it on itself.
     settings.INSIGHTS_CACHE_SECONDS = 0
+    # Jobs run in the test's own thread; the tests of the worker itself use the database
+    # backend and start `db_worker`.
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """On SQLite, a test database in a file rather than in memory, so the task worker a test
+    starts in a subprocess (tests/builders/worker.py) sees the same data."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    test = database.setdefault("TEST", {})
+    if database["ENGINE"] == "django.db.backends.sqlite3" and not test.get("NAME"):
+        test["NAME"] = str(Path(database["NAME"]).with_name("test.sqlite3"))
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ class AnswerRecord:
 
 
 def import_answers(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False
+    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None
 ) -> ImportResult:
     """Import an answers file: all of it, or (with skip_invalid) its good lines.
 
@@ -63,6 +63,7 @@ def import_answers(
         store=_store_answer,
         skip_invalid=skip_invalid,
         kind="answer_id",
+        on_line=on_line,
     )
 
 

@@ -56,7 +56,9 @@ class CaseRecord:
     model: str
 
 
-def import_cases(lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False) -> ImportResult:
+def import_cases(
+    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None
+) -> ImportResult:
     """Import a cases file: all of it, or (with skip_invalid) its good lines.
 
     Raises ImportRefused listing every bad line. The same case_id with the same
@@ -69,6 +71,7 @@ def import_cases(lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=Fal
         store=_store_case,
         skip_invalid=skip_invalid,
         kind="case_id",
+        on_line=on_line,
     )
 
 

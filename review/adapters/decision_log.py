@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 
 from django.utils import timezone
 
@@ -43,3 +44,15 @@ def decision_as_dict(row: Decision) -> dict:
 def iter_decisions(since: dt.datetime | None = None) -> Iterator[dict]:
     for row in decisions_since(since).iterator(chunk_size=1000):
         yield decision_as_dict(row)
+
+
+def decision_log_lines(
+    since: dt.datetime | None = None, on_row: Callable[[int, int], None] | None = None
+) -> Iterator[str]:
+    """The log as JSON Lines, oldest first: what `export_decisions` writes and an export job
+    keeps. `on_row(done, total)` hears each row written."""
+    total = decisions_since(since).count() if on_row is not None else 0
+    for done, row in enumerate(iter_decisions(since), start=1):
+        yield json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
+        if on_row is not None:
+            on_row(done, total)

@@ -12,6 +12,7 @@ from grounding.extract import (
     EXTRACTOR_ID,
     EXTRACTOR_VERSION,
     ExtractError,
+    PageProgress,
     document_type,
     extract_text,
 )
@@ -38,26 +39,24 @@ def document_name(name: str) -> str:
     return base
 
 
-def store_document(name: str, data: bytes) -> Document:
-    """The stored document for these bytes: the one already kept (same SHA-256, whatever its
-    name), or a new one with its extracted text.
-
-    Raises ImportRefused, storing nothing, for an empty file, a type grounding cannot read,
-    bytes that do not decode, or a file with no text in it.
-    """
-    name = document_name(name)
+def document_bytes(name: str, data) -> bytes:
+    """The upload's bytes; ImportRefused for anything else, or for none at all."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise ImportRefused(f"{name}: expected the file's bytes, not {type(data).__name__}")
-    data = bytes(data)
     if not data:
         raise ImportRefused(f"{name} is empty: there is nothing to review")
-    digest = sha256_of(data)
-    existing = Document.objects.filter(sha256=digest).first()
-    if existing is not None:
-        return existing
+    return bytes(data)
+
+
+def read_text(name: str, data: bytes, on_page: PageProgress | None = None) -> tuple[str, str]:
+    """The document's type and text, as `store_document` would keep them; `on_page` hears
+    each page extracted. Raises ImportRefused for an empty file, a type grounding cannot read,
+    bytes that do not decode, or a file with no text in it."""
+    if not data:
+        raise ImportRefused(f"{name} is empty: there is nothing to review")
     try:
         media_type = document_type(name)
-        text = extract_text(name, data)
+        text = extract_text(name, data, on_page)
     except ExtractError as error:
         raise ImportRefused(str(error)) from error
     if not text.strip():
@@ -73,6 +72,27 @@ def store_document(name: str, data: bytes) -> Document:
     if nul >= 0:
         # PostgreSQL cannot store it in text; refused on every database alike.
         raise ImportRefused(f"{name}: its text holds the NUL character (\\u0000) at offset {nul}")
+    return media_type, text
+
+
+def stored_document(data: bytes) -> Document | None:
+    return Document.objects.filter(sha256=sha256_of(data)).first()
+
+
+def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = None) -> Document:
+    """The stored document for these bytes: the one already kept (same SHA-256, whatever its
+    name), or a new one with its extracted text (`read`, when `read_text` made it already).
+
+    Raises ImportRefused, storing nothing, for an empty file, a type grounding cannot read,
+    bytes that do not decode, or a file with no text in it.
+    """
+    name = document_name(name)
+    data = document_bytes(name, data)
+    digest = sha256_of(data)
+    existing = Document.objects.filter(sha256=digest).first()
+    if existing is not None:
+        return existing
+    media_type, text = read or read_text(name, data)
     try:
         # A savepoint, so a lost race with an identical upload leaves the caller's
         # transaction usable.

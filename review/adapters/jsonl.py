@@ -29,6 +29,8 @@ UNCHANGED = "unchanged"
 MISSING = object()
 
 _BOM = "\ufeff"
+# Told each line's number as it is read, so a long import can show its progress.
+LineProgress = Callable[[int], None]
 # Identifiers end up in URLs and log rows; keep them to one visible token.
 _IDENTIFIER = re.compile(r"\S+")
 
@@ -206,6 +208,7 @@ def import_lines(
     store: Callable[[Any, str], str],
     skip_invalid: bool = False,
     kind: str,
+    on_line: LineProgress | None = None,
 ) -> ImportResult:
     """Parse every line, then store the good ones in one transaction.
 
@@ -214,6 +217,7 @@ def import_lines(
     `store(record, sha256)` writes it and returns CREATED or UNCHANGED, raising
     LineProblems for a conflict with what is already stored.
     Without `skip_invalid`, any bad line refuses the whole file with ImportRefused.
+    `on_line(number)` hears each line read, before anything is stored.
     """
     parsed: list[tuple[Line, Any]] = []
     bad: dict[int, tuple[Line, list[str]]] = {}
@@ -227,6 +231,8 @@ def import_lines(
                 "one import (REVIEW_MAX_IMPORT_LINES): split it"
             )
         seen_any = True
+        if on_line is not None:
+            on_line(line.number)
         if line.problems:
             bad[line.number] = (line, list(line.problems))
             continue

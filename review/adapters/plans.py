@@ -39,7 +39,7 @@ from django.utils import timezone
 from grounding.adjudication import AdjudicationError, adjudicate
 from grounding.adjudication import Decision as EntryDecision
 from grounding.anchors import Anchor, Location, make_anchor, relocate
-from grounding.extract import ExtractError
+from grounding.extract import ExtractError, PageProgress
 from grounding.placement import proposed_span_now
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
 from grounding.segmentation import (
@@ -50,7 +50,13 @@ from grounding.segmentation import (
     parse_segmentation_plan,
     plan_to_payload,
 )
-from review.adapters.documents import store_document
+from review.adapters.documents import (
+    document_bytes,
+    document_name,
+    read_text,
+    store_document,
+    stored_document,
+)
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem, bidi_problem, depth_problem, nested_too_deeply
 from review.models import Document, Entry, Plan
@@ -77,31 +83,45 @@ def propose_document(
     max_segment_chars: int = 0,
     path_prefix: str = "",
     actor=None,
+    on_page: PageProgress | None = None,
 ) -> Plan:
     """Store the document and the proposer's plan for it, or refuse and store nothing.
 
     Proposing the same bytes with the same options again returns the plan already made.
+    `on_page` hears each page extracted, once.
     """
     _check_options(max_segment_chars, path_prefix)
+    name = document_name(name)
+    data = document_bytes(name, data)
+    existing = stored_document(data)
+    read = None
+    if existing is None:
+        read = read_text(name, data, on_page)
+        on_page = None
+    else:
+        name = existing.name
+    # The proposer is pure: it runs before the transaction, so a job's progress written as it
+    # reads the pages is seen by the job's page meanwhile. The stored name, so the plan is
+    # made on the same text the document keeps.
+    try:
+        payload = propose_plan(
+            name,
+            data,
+            max_segment_chars=max_segment_chars,
+            path_prefix=path_prefix,
+            on_page=on_page,
+        )
+    except NothingToPropose as nothing:
+        raise NothingProposed(
+            f"nothing to propose for {name}: {nothing.reason}; nothing was stored"
+        ) from nothing
+    except (ProposalError, ExtractError, PlanError) as error:
+        raise ImportRefused(f"{name}: {error}") from error
+    _check_entry_count(len(payload["entries"]), "the proposal")
+    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
     with transaction.atomic():
-        document = store_document(name, data)
-        try:
-            # The stored name, so the plan is made on the same text the document keeps.
-            payload = propose_plan(
-                document.name,
-                bytes(document.data),
-                max_segment_chars=max_segment_chars,
-                path_prefix=path_prefix,
-            )
-        except NothingToPropose as nothing:
-            raise NothingProposed(
-                f"nothing to propose for {document.name}: {nothing.reason}; nothing was stored"
-            ) from nothing
-        except (ProposalError, ExtractError, PlanError) as error:
-            raise ImportRefused(f"{document.name}: {error}") from error
-        _check_entry_count(len(payload["entries"]), "the proposal")
-        text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-        options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
+        document = store_document(name, data, read=read)
         return _store_plan(document, text, payload, options=options, actor=actor)
 
 

@@ -17,7 +17,8 @@ from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import import_plan, path_collisions, propose_document
 from review.forms import DocumentUploadForm, PlanUploadForm
-from review.models import Lease, Plan
+from review.jobs import runs_in_background, start_job
+from review.models import Job, Lease, Plan
 from review.permissions import can_decide_plans, can_lead
 
 # --- the list --------------------------------------------------------------------------------
@@ -68,14 +69,18 @@ def upload_document(request: HttpRequest) -> HttpResponse:
     form = DocumentUploadForm(request.POST, request.FILES)
     if form.is_valid():
         upload = form.cleaned_data["file"]
-        try:
-            plan = propose_document(
-                upload.name,
-                upload.read(),
-                max_segment_chars=form.cleaned_data["max_segment_chars"] or 0,
-                path_prefix=form.cleaned_data["path_prefix"].strip(),
-                actor=request.user,
+        data = upload.read()
+        options = {
+            "max_segment_chars": form.cleaned_data["max_segment_chars"] or 0,
+            "path_prefix": form.cleaned_data["path_prefix"].strip(),
+        }
+        if runs_in_background(Job.Kind.PROPOSE, upload.name, data):
+            job = start_job(
+                Job.Kind.PROPOSE, request.user, name=upload.name, data=data, options=options
             )
+            return redirect("job", pk=job.pk)
+        try:
+            plan = propose_document(upload.name, data, actor=request.user, **options)
         except ImportRefused as refused:
             for problem in refused.problems:
                 form.add_error(None, problem)

@@ -119,6 +119,20 @@ def test_pdf_pages_are_joined_by_one_blank_line() -> None:
     assert together == alone[0] + "\n\n" + alone[1]
 
 
+def test_each_extracted_pdf_page_is_reported_with_the_page_count() -> None:
+    reports: list[tuple[int, int]] = []
+    data = pdf_of("Side en.", "Side to.", "Side tre.")
+    text = extract_text("p.pdf", data, on_page=lambda done, total: reports.append((done, total)))
+    assert reports == [(1, 3), (2, 3), (3, 3)]
+    assert text == extract_text("p.pdf", data)
+
+
+def test_a_text_file_is_reported_as_one_page() -> None:
+    reports: list[tuple[int, int]] = []
+    extract_text("a.md", b"# Tittel", on_page=lambda done, total: reports.append((done, total)))
+    assert reports == [(1, 1)]
+
+
 def test_pdf_extraction_is_deterministic() -> None:
     data = pdf_of("3.2 Roemning\nTo uavhengige roemningsveier.", "3.3 Baereevne\nR60.")
     assert extract_text("a.pdf", data) == extract_text("a.pdf", data)

@@ -102,6 +102,12 @@ MATRIX: dict[str, dict[str, dict]] = {
     "progress": {"GET": only(set(), 200), "POST": everyone(405)},
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
     "plan-undo-accept-rule": {"GET": everyone(405), "POST": only(EDITORS, 302)},
+    # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
+    # every signed-in person gets 404. Anyone signed in may start the log's export.
+    "job": {"GET": everyone(404), "POST": everyone(405)},
+    "job-retry": {"GET": everyone(405), "POST": everyone(404)},
+    "job-download": {"GET": everyone(404), "POST": everyone(405)},
+    "job-export-decisions": {"GET": everyone(405), "POST": everyone(302)},
     # What the decisions teach: for those who decide, not for readers.
     "insights": {"GET": only(EDITORS | MODERATORS, 200), "POST": everyone(405)},
     # A document's revisions: anyone reads them; Editors upload the next one.
@@ -123,6 +129,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     "api:get_plan": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:get_plan_export": {"GET": with_token(409), "POST": open_to_all(405)},
     "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
+    "api:job": {"GET": with_token(404), "POST": open_to_all(405)},
     "api:post_revision": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:insights": {
         "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
@@ -206,6 +213,10 @@ def url_of(name: str, world: dict) -> str:
         "item-here": {"queue": "cases", "pk": world["case"].pk},
         "item-leave": {"queue": "cases", "pk": world["case"].pk},
         "lease-release": {"pk": 999},
+        "job": {"pk": 999},
+        "job-retry": {"pk": 999},
+        "job-download": {"pk": 999},
+        "api:job": {"job_id": 999},
         "plan-undo-accept-rule": {"pk": world["plan"].pk},
         "revision": {"pk": world["document"].pk},
         "revision-upload": {"pk": world["document"].pk},

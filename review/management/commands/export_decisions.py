@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand
 
-from review.adapters.decision_log import iter_decisions, parse_since
+from review.adapters.decision_log import decision_log_lines, parse_since
 from review.adapters.errors import ImportRefused
 from review.management.commands._common import refusal, write_atomically
 
@@ -31,10 +29,7 @@ class Command(BaseCommand):
             moment = parse_since(since) if since else None
         except ImportRefused as refused:
             raise refusal(refused) from refused
-        lines = (
-            json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
-            for row in iter_decisions(moment)
-        )
+        lines = decision_log_lines(moment)
         if out:
             write_atomically(out, lines)
         else:

@@ -1,0 +1,191 @@
+"""Long work in the background: a Job row per piece of work, run by the task worker.
+
+A job calls the same adapter function the inline path calls, with a progress callback that
+records on the row how far it has come; the page and `GET /api/jobs/{id}` read that row. The
+input is kept on the row, so a failed job can be run again with exactly what was sent.
+Which inputs go to the background is `runs_in_background`'s to say (settings JOB_INLINE_*).
+"""
+
+from __future__ import annotations
+
+import io
+import time
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+from pypdf import PdfReader
+
+from review.adapters.answers import import_answers
+from review.adapters.cases import import_cases
+from review.adapters.decision_log import decision_log_lines
+from review.adapters.errors import ImportRefused
+from review.adapters.jsonl import ImportResult
+from review.adapters.plans import propose_document
+from review.models import Job
+
+# At most this often a running job writes its progress, so a long import is not one UPDATE
+# per line.
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+def runs_in_background(kind: str, name: str = "", data: bytes = b"") -> bool:
+    """Whether this input is long work: the whole-log export always, a document over
+    JOB_INLINE_MAX_BYTES (or a PDF over JOB_INLINE_MAX_PDF_PAGES pages), a JSON-lines file
+    over JOB_INLINE_MAX_LINES lines."""
+    if kind == Job.Kind.EXPORT_DECISIONS:
+        return True
+    if len(data) > settings.JOB_INLINE_MAX_BYTES:
+        return True
+    if kind == Job.Kind.PROPOSE:
+        return (
+            name.lower().endswith(".pdf") and _pdf_pages(data) > settings.JOB_INLINE_MAX_PDF_PAGES
+        )
+    return line_count(data) > settings.JOB_INLINE_MAX_LINES
+
+
+def line_count(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def _pdf_pages(data: bytes) -> int:
+    try:
+        return len(PdfReader(io.BytesIO(data)).pages)
+    except Exception:
+        # Not readable: the proposer says why, inline, where the person sees it at once.
+        return 0
+
+
+def start_job(kind: str, user, *, name: str = "", data: bytes = b"", options=None) -> Job:
+    """Keep the input on a new Job and queue it for the worker."""
+    job = Job.objects.create(
+        kind=kind,
+        created_by=user,
+        input_name=name,
+        input_data=bytes(data),
+        options=options or {},
+        total=line_count(data) if kind in (Job.Kind.IMPORT_CASES, Job.Kind.IMPORT_ANSWERS) else 0,
+    )
+    _enqueue(job)
+    return job
+
+
+def retry_job(job: Job) -> Job:
+    """Run a failed job again, from its kept input. Refuses a job that has not failed."""
+    if not job.can_retry:
+        raise ValueError(f"job {job.pk} is {job.status}: only a failed job is retried")
+    job.status = Job.Status.QUEUED
+    job.progress = 0
+    job.error = ""
+    job.problems = []
+    job.result = {}
+    job.finished_at = None
+    job.save(update_fields=["status", "progress", "error", "problems", "result", "finished_at"])
+    _enqueue(job)
+    return job
+
+
+def _enqueue(job: Job) -> None:
+    # After commit: the worker must find the row the task names.
+    def enqueue() -> None:
+        result = run_job.enqueue(job.pk)
+        Job.objects.filter(pk=job.pk).update(task_id=str(result.id))
+
+    transaction.on_commit(enqueue)
+
+
+@task()
+def run_job(job_id: int) -> None:
+    """The worker's entry: run the job, recording how it went on its row."""
+    job = Job.objects.get(pk=job_id)
+    job.status = Job.Status.RUNNING
+    job.started_at = timezone.now()
+    job.attempts += 1
+    job.save(update_fields=["status", "started_at", "attempts"])
+    try:
+        job.result = _RUNNERS[job.kind](job, _Progress(job))
+    except ImportRefused as refused:
+        _fail(job, refused.problems)
+        return
+    except Exception as error:
+        _fail(job, [f"unexpected error: {type(error).__name__}: {error}"])
+        raise
+    job.status = Job.Status.SUCCEEDED
+    job.finished_at = timezone.now()
+    job.save()
+
+
+def _fail(job: Job, problems: list[str]) -> None:
+    job.status = Job.Status.FAILED
+    job.problems = problems
+    job.error = problems[0] if len(problems) == 1 else f"refused: {len(problems)} problems"
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "problems", "error", "finished_at", "progress", "total"])
+
+
+class _Progress:
+    """Records (done, total) on the job's row, at most every PROGRESS_EVERY_SECONDS and
+    always for the last one."""
+
+    def __init__(self, job: Job):
+        self.job = job
+        self.written_at = 0.0
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        job = self.job
+        job.progress = done
+        if total is not None:
+            job.total = total
+        now = time.monotonic()
+        if now - self.written_at >= PROGRESS_EVERY_SECONDS or done == job.total:
+            self.written_at = now
+            Job.objects.filter(pk=job.pk).update(progress=job.progress, total=job.total)
+
+
+def _propose(job: Job, progress: _Progress) -> dict:
+    plan = propose_document(
+        job.input_name,
+        bytes(job.input_data),
+        max_segment_chars=job.options.get("max_segment_chars", 0),
+        path_prefix=job.options.get("path_prefix", ""),
+        actor=job.created_by,
+        on_page=progress,
+    )
+    return {"plan": plan.pk, "entries": plan.entries.count()}
+
+
+def _import(adapter):
+    def run(job: Job, progress: _Progress) -> dict:
+        result = adapter(
+            bytes(job.input_data),
+            skip_invalid=job.options.get("skip_invalid", False),
+            on_line=progress,
+        )
+        return import_summary(result)
+
+    return run
+
+
+def import_summary(result: ImportResult) -> dict:
+    return {
+        "created": result.created,
+        "unchanged": result.unchanged,
+        "rejected": [
+            {"line": number, "raw": raw, "problem": problem}
+            for number, raw, problem in result.rejected
+        ],
+    }
+
+
+def _export(job: Job, progress: _Progress) -> dict:
+    job.output = "".join(decision_log_lines(on_row=progress)).encode("utf-8")
+    return {"decisions": job.progress, "bytes": len(job.output)}
+
+
+_RUNNERS = {
+    Job.Kind.PROPOSE: _propose,
+    Job.Kind.IMPORT_CASES: _import(import_cases),
+    Job.Kind.IMPORT_ANSWERS: _import(import_answers),
+    Job.Kind.EXPORT_DECISIONS: _export,
+}
