@@ -245,6 +245,63 @@ class Decided(models.Model):
         abstract = True
 
 
+# --- Second opinions (double review): on cases and answers ---------------------------------
+
+
+class SecondOpinions(models.Model):
+    """The two opinions of a double review, kept on the item so that each is one versioned
+    decision (and undo puts it back). The item's own verdict or state stays undecided until
+    they agree, or a curator settles their disagreement."""
+
+    first_opinion = models.CharField(max_length=16, blank=True)
+    first_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    first_note = models.TextField(blank=True)
+    second_opinion = models.CharField(max_length=16, blank=True)
+    second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second_note = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+
+    # The stages of a double review, as `review_stage` names them.
+    SINGLE = "single"
+    AWAITING_SECOND = "awaiting_second"
+    IN_CURATION = "in_curation"
+    AGREED = "agreed"
+    CURATED = "curated"
+
+    @property
+    def review_stage(self) -> str:
+        if not self.first_opinion:
+            return self.SINGLE
+        if not self.second_opinion:
+            return self.AWAITING_SECOND
+        if self.first_opinion == self.second_opinion:
+            return self.AGREED
+        return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
+
+    def hides_first_opinion_from(self, user) -> bool:
+        """Blind review: until the second opinion is in, only its author sees the first."""
+        return self.review_stage == self.AWAITING_SECOND and self.first_by_id != user.pk
+
+    @classmethod
+    def awaiting_second_q(cls) -> Q:
+        return ~Q(first_opinion="") & Q(second_opinion="")
+
+    @classmethod
+    def in_curation_q(cls) -> Q:
+        return (
+            ~Q(first_opinion="")
+            & ~Q(second_opinion="")
+            & ~Q(first_opinion=models.F("second_opinion"))
+            & Q(**{cls.OUTCOME_FIELD: cls.UNDECIDED})
+        )
+
+
 class Entry(Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
@@ -333,7 +390,7 @@ class Entry(Decided):
         ) & ~Q(**{f"{prefix}state__in": list(cls.ANCHOR_SETTLING_STATES)})
 
 
-class Case(Decided):
+class Case(SecondOpinions, Decided):
     class Verdict(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         UPHELD = "upheld", "Upheld"
@@ -364,7 +421,19 @@ class Case(Decided):
     class Meta:
         ordering = ["-flagged", "created_at", "pk"]
 
+    # What a double review decides, and its value before anyone has (`SecondOpinions`).
+    OUTCOME_FIELD = "verdict"
+    UNDECIDED = Verdict.PROPOSED
+
     def __str__(self) -> str:
+        return self.case_id
+
+    @property
+    def outcome(self) -> str:
+        return self.verdict
+
+    @property
+    def external_id(self) -> str:
         return self.case_id
 
 
@@ -395,7 +464,7 @@ class Evidence(models.Model):
         return f"{self.case} {self.ev_id}"
 
 
-class Answer(Decided):
+class Answer(SecondOpinions, Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         PUBLISHED = "published", "Published"
@@ -426,7 +495,18 @@ class Answer(Decided):
     class Meta:
         ordering = ["-created_at", "pk"]
 
+    OUTCOME_FIELD = "state"
+    UNDECIDED = State.PROPOSED
+
     def __str__(self) -> str:
+        return self.answer_id
+
+    @property
+    def outcome(self) -> str:
+        return self.state
+
+    @property
+    def external_id(self) -> str:
         return self.answer_id
 
 
@@ -514,3 +594,42 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+
+# --- Second opinions (double review) ---------------------------------------------------------
+
+
+class ReviewPolicy(Decided):
+    """How one queue is reviewed: by one person (today's default), or by two for a drawn share
+    of its items and always for items that match a condition. Changed only through
+    `review.actions.reviews.set_policy`, so every change is logged."""
+
+    class Queue(models.TextChoices):
+        PLANS = "plans", "Plans"
+        CASES = "cases", "Cases"
+        ANSWERS = "answers", "Answers"
+
+    class Mode(models.TextChoices):
+        SINGLE = "single", "Single review"
+        DOUBLE = "double", "Double review"
+
+    queue = models.CharField(max_length=16, choices=Queue.choices, unique=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SINGLE)
+    share_percent = models.PositiveSmallIntegerField(default=0)
+    seed = models.CharField(max_length=64, blank=True)
+    # Always double-reviewed, whatever the draw: cases of these validator reasons ("" for a
+    # rationale that passed), plan entries of these proposer rules.
+    reasons = models.JSONField(default=list, blank=True)
+    rules = models.JSONField(default=list, blank=True)
+    # A first opinion against the machine (a case overturned, an answer withdrawn) is checked.
+    on_overturn = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name_plural = "review policies"
+
+    def __str__(self) -> str:
+        return f"{self.get_queue_display()}: {self.get_mode_display().lower()}"
+
+    @property
+    def is_double(self) -> bool:
+        return self.mode == self.Mode.DOUBLE

@@ -16,14 +16,15 @@ from django.views.decorators.http import require_GET, require_POST
 from grounding.evidence import VALIDATION_REASONS
 from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.adapters.cases import report_for
-from review.decisions import can_undo, decisions_on
+from review.decisions import decisions_on
 from review.models import Case, Evidence
-from review.permissions import can_decide_cases
+from review.permissions import can_curate, can_decide_cases
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.lists import count_on_page, list_template, query_without_page, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
 
@@ -109,13 +110,17 @@ def _reason_counts() -> list[dict]:
 
 def _get_case_for_user(request: HttpRequest, pk: int) -> Case:
     # Every signed-in person may read a case; deciding is checked separately.
-    return get_object_or_404(Case.objects.select_related("decided_by"), pk=pk)
+    return get_object_or_404(
+        Case.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+    )
 
 
 def _get_case_for_decision(request: HttpRequest, pk: int) -> Case:
-    if not can_decide_cases(request.user):
+    case = _get_case_for_user(request, pk)
+    curating = can_curate(request.user) and case.review_stage == Case.IN_CURATION
+    if not (can_decide_cases(request.user) or curating):
         raise PermissionDenied("Only moderators may decide cases.")
-    return _get_case_for_user(request, pk)
+    return case
 
 
 @require_GET
@@ -162,11 +167,10 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         advice="Decide again if you still want to.",
         keys=True,
     )
+    may_decide = can_decide_cases(request.user)
     return {
-        "can_decide": can_decide_cases(request.user),
         "panel": panel,
-        "can_undo": can_undo(history, "case.undo"),
-        "history": history,
+        **opinions_context(request, case, history, may_decide=may_decide, undo="case.undo"),
     }
 
 
