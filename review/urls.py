@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, insights, plan, plans
+from review.views import answers, cases, dashboard, entries, insights, plan, plans, policies
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -37,6 +37,10 @@ urlpatterns = [
     path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
     path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
     path("insights/", insights.insights_page, name="insights"),
+    # Review policies and double review
+    path("policies/", policies.policies, name="policies"),
+    path("policies/<slug:queue>/", policies.policies, name="policy"),
+    path("next/<slug:queue>/", policies.review_next, name="review-next"),
     # Finalized answers
     path("answers/", answers.answer_list, name="answers"),
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
