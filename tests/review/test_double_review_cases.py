@@ -116,7 +116,7 @@ def test_the_curator_sees_both_verdicts_and_notes_side_by_side(
 
     assert "Rule 2 matched." in body and "It is satire." in body
     assert "by moderator2" in body and "a curator decides" in body
-    assert 'formaction="/cases/%d/uphold/"' % case.pk in body
+    assert f'formaction="/cases/{case.pk}/uphold/"' in body
 
 
 def test_the_blind_reviewers_page_never_includes_the_first_decision(
