@@ -33,6 +33,7 @@ from review.adapters.plans import (
     import_plan,
     propose_document,
 )
+from review.agreement import agreement
 from review.decisions import decisions_since
 from review.insights import Filters, insights
 from review.models import ApiToken, Document, Plan
@@ -409,3 +410,20 @@ def get_insights(
     if document is not None:
         query["document"] = str(document)
     return insights(Filters.from_query(query)).to_dict()
+
+
+# --- agreement (double review) ---------------------------------------------------------------
+
+
+@api.get(
+    "/agreement",
+    response={200: dict, 403: Refusal},
+    url_name="agreement",
+    summary="How far reviewers agree under double review: κ and α with 95 % bootstrap "
+    "intervals, per pair, per reviewer against the outcome, per validator reason, and curation",
+)
+def get_agreement(request: HttpRequest):
+    if not can_read_insights(request.auth):
+        refusal = "the agreement figures are for editors, moderators and curators"
+        return Status(403, {"detail": refusal, "problems": [refusal]})
+    return agreement().to_dict()
