@@ -18,9 +18,9 @@ from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 
-U, O = Case.Verdict.UPHELD, Case.Verdict.OVERTURNED
+UP, OV = Case.Verdict.UPHELD, Case.Verdict.OVERTURNED
 # (first opinion, second opinion, outcome) of ten cases; alice first, bob second.
-OPINIONS = [(U, U, U)] * 5 + [(U, O, O), (O, O, O), (O, O, O), (O, O, O), (O, U, "proposed")]
+OPINIONS = [(UP, UP, UP)] * 5 + [(UP, OV, OV)] + [(OV, OV, OV)] * 3 + [(OV, UP, "proposed")]
 
 
 @pytest.fixture
