@@ -220,3 +220,16 @@ def test_every_demo_jsonl_line_is_one_json_object():
     for name in ("cases.jsonl", "answers.jsonl"):
         lines = (DEMO_DATA / name).read_text(encoding="utf-8").splitlines()
         assert all(isinstance(json.loads(line), dict) for line in lines), name
+
+
+def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
+    from review.actions.reviews import policy_for
+    from review.agreement import agreement
+
+    cases = agreement().cases
+    assert cases.items >= 10 and cases.kappa.value is not None
+    assert cases.people.alpha.value is not None
+    assert cases.curation.outcomes.get("still in curation", 0) >= 1
+    assert policy_for("cases").is_double
+    assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
+    assert authenticate(username="staff", password="demo").is_staff
