@@ -153,6 +153,18 @@ class PlanQuerySet(models.QuerySet):
         """Each plan annotated with its entries' counts; read them with `plan.counts`."""
         return self.annotate(**count_aggregates("entries__"))
 
+    def with_review_policy(self) -> PlanQuerySet:
+        """Each plan annotated with what double review needs to know, in the same query: has
+        it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
+        policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+        return self.annotate(
+            has_review_copies=models.Exists(Plan.objects.filter(review_of=models.OuterRef("pk"))),
+            **{
+                f"policy_{name}": models.Subquery(policy.values(name)[:1])
+                for name in ("mode", "share_percent", "seed", "rules")
+            },
+        )
+
 
 class EntryQuerySet(models.QuerySet):
     def counts(self) -> PlanCounts:
@@ -184,6 +196,13 @@ class Plan(models.Model):
     adjudicated_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Double review: one editor's own copy of the plan (`review_of`), which only they decide.
+    review_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="review_copies"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     objects = PlanQuerySet.as_manager()
 
@@ -196,6 +215,10 @@ class Plan(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def is_review_copy(self) -> bool:
+        return self.review_of_id is not None
 
     def blockers(self, entries) -> Blockers:
         """What stands in the way of adjudicating this plan, given its entries in order."""

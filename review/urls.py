@@ -5,7 +5,17 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from review.api import api
-from review.views import answers, cases, dashboard, entries, insights, plan, plans, policies
+from review.views import (
+    answers,
+    cases,
+    dashboard,
+    entries,
+    insights,
+    plan,
+    plan_reviews,
+    plans,
+    policies,
+)
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -24,6 +34,13 @@ urlpatterns = [
     path("plans/<int:pk>/accept-rule/", plan.plan_accept_rule, name="plan-accept-rule"),
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
+    path("plans/<int:pk>/review-copy/", plan_reviews.plan_review_copy, name="plan-review-copy"),
+    path("plans/<int:pk>/curation/", plan_reviews.plan_curation, name="plan-curation"),
+    path(
+        "plans/<int:pk>/curation/<int:entry_pk>/",
+        plan_reviews.plan_curate_entry,
+        name="plan-curate-entry",
+    ),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
     path("plans/<int:pk>/entries/<int:entry_pk>/edit/", entries.entry_edit, name="entry-edit"),
     path(

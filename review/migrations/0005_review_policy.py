@@ -1,5 +1,5 @@
-"""Double review: each queue's review policy, the two opinions on cases and answers, and the
-Curators group, who settle the opinions that differ."""
+"""Double review: each queue's review policy, the two opinions on cases and answers, each
+editor's own copy of a double-reviewed plan, and the Curators group, who settle differences."""
 
 import django.db.models.deletion
 from django.conf import settings
@@ -79,6 +79,28 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={"verbose_name_plural": "review policies"},
+        ),
+        migrations.AddField(
+            "plan",
+            "review_of",
+            models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="review_copies",
+                to="review.plan",
+            ),
+        ),
+        migrations.AddField(
+            "plan",
+            "reviewer",
+            models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.RunPython(create_curators, migrations.RunPython.noop),
     ]

@@ -19,7 +19,7 @@ RECENT_DECISIONS = 12
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    open_plans = Plan.objects.filter(status=Plan.Status.OPEN)
+    open_plans = Plan.objects.filter(status=Plan.Status.OPEN, review_of__isnull=True)
     undecided_cases = Case.objects.filter(verdict=Case.Verdict.PROPOSED)
     queues = [
         {
