@@ -1,14 +1,19 @@
 """Double review in real Chromium: two moderators disagree on a case, blind, and a curator
-settles it."""
+settles it; two editors review a plan in their own copies, and a curator settles the one
+entry they differ on."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from playwright.sync_api import expect
 
+from review.adapters.plans import export_plan
 from review.models import Case, Decision
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_case
+from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review
 from tests.builders.users import user_in
 
@@ -72,3 +77,57 @@ def test_two_moderators_disagree_blind_and_a_curator_settles_the_case(page, doub
         "case.curate",
     ]
     assert Case.objects.get(pk=case.pk).review_stage == "curated"
+
+
+def review_in_own_copy(page, plan, keys: str) -> None:
+    """Open one's own copy of `plan` and decide its entries in order by key, then hand it in."""
+    page.goto(f"/plans/{plan.pk}/")
+    page.get_by_role("button", name="Review it in your own copy").click()
+    page.wait_for_url(lambda url: f"/plans/{plan.pk}/" not in url)
+    page.wait_for_load_state()  # the keys listen once the page's script has run
+    expect(page.locator(".review-notice")).to_contain_text("only you see your decisions")
+    for key in keys:
+        before = page.locator("[class*='state-proposed'][id^='entry-']").count()
+        page.keyboard.press(key)
+        expect(page.locator("[class*='state-proposed'][id^='entry-']")).to_have_count(before - 1)
+    expect(page.locator("#adjudicate-button")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("body")).to_contain_text("adjudicated")
+
+
+def test_two_editors_review_a_plan_and_a_curator_settles_their_one_difference(
+    page, reviewers, django_user_model
+):
+    user_in(django_user_model, "editor2", "Editors")
+    user_in(django_user_model, "curator", "Curators")
+    double_review("plans")
+    plan = make_plan(2)
+    last = entries_of(plan)[-1]
+
+    log_in(page, "editor")
+    review_in_own_copy(page, plan, "aaa")
+    log_out(page)
+    log_in(page, "editor2")
+    review_in_own_copy(page, plan, "aar")
+    log_out(page)
+
+    log_in(page, "curator")
+    page.goto(f"/plans/{plan.pk}/")
+    page.get_by_role("link", name="Curate 1 difference").click()
+    entries = page.locator(".curation-entry")
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_contain_text(f"Entry #{last.number}")
+    expect(entries.locator(".opinion").nth(0)).to_contain_text("Accepted")
+    expect(entries.locator(".opinion").nth(1)).to_contain_text("Rejected")
+    page.get_by_role("button", name="Take editor2's").click()
+    page.wait_for_url(f"**/plans/{plan.pk}/")
+    expect(page.locator("body")).to_contain_text("Every entry is settled: the plan is adjudicated.")
+
+    plan.refresh_from_db()
+    assert not plan.is_open
+    payload = json.loads(export_plan(plan))
+    assert payload["double_review"] is True
+    assert payload["rejected"][0]["adjudication"]["curator"] == "curator"
+    assert [e["adjudication"]["reviewers"] for e in payload["entries"]] == [
+        ["editor", "editor2"]
+    ] * len(payload["entries"])
