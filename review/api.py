@@ -255,7 +255,8 @@ def _plan_out(plan: Plan) -> dict:
 
 
 def _plans() -> object:
-    return Plan.objects.select_related("document", "adjudicated_by")
+    # Double review: an editor's own review copy is theirs alone, not a plan of the API.
+    return Plan.objects.filter(review_of__isnull=True).select_related("document", "adjudicated_by")
 
 
 @api.post(
