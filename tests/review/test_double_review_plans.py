@@ -161,3 +161,26 @@ def test_a_listed_proposer_rule_always_asks_for_two_even_at_a_zero_share():
     double_review("plans", share_percent=0, rules=rules[:1])
     assert is_double_reviewed(Plan.objects.get(pk=plain.pk))
     assert is_double_reviewed(Plan.objects.with_review_policy().get(pk=plain.pk))
+
+
+def test_the_plans_agreement_figures_count_each_entry_of_the_two_reviews(
+    plan, editor, editor2, curator
+):
+    from review.agreement import agreement
+
+    reviewed_with_one_difference(plan, editor, editor2)
+    [(entry, _, _)] = differing_entries(plan)
+    curate_entry(entry, "second", actor=curator, expected_version=entry.version)
+
+    figures = agreement().plans
+    n = len(entries_of(plan))
+    # editor accepted all n; editor2 all but the last: po = (n - 1) / n, and with one
+    # reviewer's labels all alike, pe = po, so κ = 0.
+    assert figures.items == n
+    assert figures.kappa.value == pytest.approx(0.0)
+    [pair] = figures.people.pairs
+    assert pair.percent.value == pytest.approx((n - 1) / n)
+    assert figures.curation.outcomes == {"sided with the second": 1}
+    rules = {group.name: group for group in figures.by_rule}
+    assert rules and all(group.percent.n_items >= 1 for group in rules.values())
+    assert sum(group.percent.n_items for group in rules.values()) >= n
