@@ -15,6 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, F, OuterRef, Subquery
 
 from grounding.agreement import (
@@ -27,6 +29,7 @@ from grounding.agreement import (
     curation,
     percent_agreement,
 )
+from review.insights import Filters, _cache_key
 from review.models import Answer, Case, Entry, Plan, SecondOpinions
 
 FIRST, SECOND = "first reviewer", "second reviewer"
@@ -89,6 +92,20 @@ class PeopleAgreement:
 
 
 def agreement() -> PeopleAgreement:
+    """Every queue's figures, cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
+    that changes with any new decision: every opinion is one, and the bootstraps cost."""
+    seconds = settings.INSIGHTS_CACHE_SECONDS
+    if not seconds:
+        return _count()
+    key = "agreement:" + _cache_key(Filters())
+    found = cache.get(key)
+    if found is None:
+        found = _count()
+        cache.set(key, found, seconds)
+    return found
+
+
+def _count() -> PeopleAgreement:
     return PeopleAgreement(
         cases=figures_of("cases", _opinion_counts(Case, "validator_reason"), Case.UNDECIDED),
         answers=figures_of("answers", _opinion_counts(Answer), Answer.UNDECIDED),

@@ -126,3 +126,23 @@ def test_the_insights_page_shows_the_people_panel(client, moderator, reviewed):
 
     assert 'id="people"' in body and "alice &amp; bob" in body
     assert "10 items reviewed twice" in body
+
+
+def test_cached_figures_change_as_soon_as_someone_gives_an_opinion(
+    settings, client, moderator, django_user_model
+):
+    from django.core.cache import cache
+
+    from tests.builders.reviews import double_review
+
+    settings.INSIGHTS_CACHE_SECONDS = 60
+    cache.clear()
+    double_review("cases")
+    case = make_case("c-cached")
+    client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
+    assert agreement().cases.items == 0
+
+    client.force_login(user_in(django_user_model, "moderator2", "Moderators"))
+    client.post(f"/cases/{case.pk}/uphold/", {"version": 2})
+
+    assert agreement().cases.items == 1
