@@ -65,6 +65,9 @@ class Decision:
     title: str | None = None
     path: str | None = None
     span: tuple[int, int] | None = field(default=None)
+    # Under double review: the two reviewers who settled this entry, and the curator if any.
+    reviewers: tuple[str, ...] = ()
+    curator: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in DECISION_KINDS:
@@ -112,7 +115,15 @@ class Decision:
         return cls(REJECT, by, at, note)
 
     def record(self, was: PriorValues | None = None) -> Adjudication:
-        return Adjudication(decision=self.kind, by=self.by, at=self.at, note=self.note, was=was)
+        return Adjudication(
+            decision=self.kind,
+            by=self.by,
+            at=self.at,
+            note=self.note,
+            was=was,
+            reviewers=tuple(self.reviewers),
+            curator=self.curator,
+        )
 
 
 @dataclass
@@ -129,8 +140,16 @@ class _Kept:
     merged: list[RecordedEntry] = field(default_factory=list)
 
 
-def adjudicate(plan: SegmentationPlan, decisions: Sequence[Decision | None], text: str) -> dict:
-    """The adjudicated payload for `plan` under `decisions` (aligned with plan.entries)."""
+def adjudicate(
+    plan: SegmentationPlan,
+    decisions: Sequence[Decision | None],
+    text: str,
+    *,
+    double_review: bool = False,
+) -> dict:
+    """The adjudicated payload for `plan` under `decisions` (aligned with plan.entries).
+    With `double_review`, every decision must carry its two reviewers, and the payload says so,
+    so that a replay refuses an entry one person settled."""
     if plan.adjudicated:
         raise AdjudicationError("this plan is already adjudicated; adjudicate the proposal")
     if len(decisions) != len(plan.entries):
@@ -196,6 +215,7 @@ def adjudicate(plan: SegmentationPlan, decisions: Sequence[Decision | None], tex
             adjudicated=True,
             entries=tuple(_finished(item, text) for item in kept),
             rejected=tuple(rejected),
+            double_review=double_review,
         )
     )
     # The gate every consumer uses must accept what we export; if it does not, we don't.
@@ -265,7 +285,14 @@ def _finished(item: _Kept, text: str) -> PlanEntry:
     record = item.decision.record(item.was)
     if item.merged:
         record = Adjudication(
-            record.decision, record.by, record.at, record.note, record.was, tuple(item.merged)
+            record.decision,
+            record.by,
+            record.at,
+            record.note,
+            record.was,
+            tuple(item.merged),
+            record.reviewers,
+            record.curator,
         )
     return PlanEntry(item.path, item.title, item.span, anchor, tuple(rules), record)
 

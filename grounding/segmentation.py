@@ -58,11 +58,14 @@ _RULE = re.compile(r"rule:[a-z0-9]+(?:-[a-z0-9]+)*")
 
 _PLAN_KEYS = ("source_sha256", "extractor_id", "extractor_version", "proposed_by")
 _PROPOSED_KEYS = frozenset({*_PLAN_KEYS, "adjudicated", "entries"})
-_ADJUDICATED_KEYS = _PROPOSED_KEYS | {"rejected"}
+# "double_review": true says the policy asked for two people on every entry (see below).
+_ADJUDICATED_KEYS = _PROPOSED_KEYS | {"rejected", "double_review"}
 _ENTRY_KEYS = frozenset({"path", "title", "span", "anchor", "derived"})
 _ANCHOR_KEYS = frozenset({"quote", "prefix", "suffix"})
 _RECORD_KEYS = frozenset({"path", "title", "span", "derived", "adjudication"})
 _ADJUDICATION_KEYS = frozenset({"decision", "by", "at", "note"})
+# A double review's record: the two who reviewed the entry, and who settled it if they differed.
+_DOUBLE_REVIEW_KEYS = frozenset({"reviewers", "curator"})
 _WAS_KEYS = ("title", "path", "span")
 
 
@@ -117,6 +120,9 @@ class Adjudication:
     note: str = ""
     was: PriorValues | None = None
     merged: tuple[RecordedEntry, ...] = ()
+    # Under double review: the two reviewers, and the curator who settled their difference.
+    reviewers: tuple[str, ...] = ()
+    curator: str = ""
 
     def __getitem__(self, key: str) -> Any:
         # Dict-like reading for templates and callers that treat the record as JSON.
@@ -136,6 +142,10 @@ class Adjudication:
             record["was"] = self.was.to_dict()
         if self.merged:
             record["merged"] = [item.to_dict() for item in self.merged]
+        if self.reviewers:
+            record["reviewers"] = list(self.reviewers)
+        if self.curator:
+            record["curator"] = self.curator
         return record
 
 
@@ -198,6 +208,8 @@ class SegmentationPlan:
     adjudicated: bool
     entries: tuple[PlanEntry, ...]
     rejected: tuple[RecordedEntry, ...] = field(default=())
+    # Every entry was settled by two reviewers (or a curator): replay refuses one that was not.
+    double_review: bool = False
 
 
 def plan_to_payload(plan: SegmentationPlan) -> dict:
@@ -212,6 +224,8 @@ def plan_to_payload(plan: SegmentationPlan) -> dict:
     }
     if plan.adjudicated:
         payload["rejected"] = [record.to_dict() for record in plan.rejected]
+        if plan.double_review:
+            payload["double_review"] = True
     return payload
 
 
@@ -264,13 +278,40 @@ def parse_segmentation_plan(payload: object, text: str | None = None) -> Segment
             _parse_record(raw, f"rejected record #{index}", REJECTED_DECISIONS, text)
             for index, raw in enumerate(raw_rejected)
         )
+    double_review = payload.get("double_review", False)
+    if double_review is not False:
+        if double_review is not True:
+            raise PlanError(
+                "plan", "double_review", f"must be true when given, not {_show(double_review)}"
+            )
+        _check_double_reviewed(entries, rejected)
     return SegmentationPlan(
         source_sha256=source_sha256,
         adjudicated=adjudicated,
         entries=entries,
         rejected=rejected,
+        double_review=double_review,
         **provenance,
     )
+
+
+def _check_double_reviewed(entries: tuple[PlanEntry, ...], rejected: tuple[RecordedEntry, ...]):
+    """A plan whose policy asked for two people: no entry may be settled by one."""
+    records = [
+        (_where("entry", i, {"path": e.path}), e.adjudication) for i, e in enumerate(entries)
+    ]
+    records += [(f"rejected record #{i}", r.adjudication) for i, r in enumerate(rejected)]
+    for where, record in list(records):
+        records += [
+            (f"{where} merged record #{i}", m.adjudication) for i, m in enumerate(record.merged)
+        ]
+    for where, record in records:
+        if len(record.reviewers) != 2:
+            raise PlanError(
+                where,
+                "adjudication.reviewers",
+                "is missing: the plan is double-reviewed, and one person settled this entry",
+            )
 
 
 def slice_segments(text: str, plan: SegmentationPlan) -> list[tuple[PlanEntry, str]]:
@@ -366,7 +407,7 @@ def _parse_adjudication(
     name = "adjudication"
     if not isinstance(raw, Mapping):
         raise PlanError(where, name, f"must be a JSON object, not {_kind(raw)}")
-    allowed = set(_ADJUDICATION_KEYS)
+    allowed = set(_ADJUDICATION_KEYS | _DOUBLE_REVIEW_KEYS)
     if EDIT in decisions:
         allowed.add("was")
     if container_span is not None:
@@ -409,7 +450,27 @@ def _parse_adjudication(
             )
             for index, item in enumerate(raw_merged)
         )
-    return Adjudication(decision, by, at, note, was, merged)
+    reviewers, curator = _parse_double_review(raw, where)
+    return Adjudication(decision, by, at, note, was, merged, reviewers, curator)
+
+
+def _parse_double_review(raw: Mapping, where: str) -> tuple[tuple[str, ...], str]:
+    reviewers = raw.get("reviewers", [])
+    named = isinstance(reviewers, list) and all(isinstance(r, str) and r.strip() for r in reviewers)
+    if not named or len(reviewers) not in (0, 2) or len(set(reviewers)) != len(reviewers):
+        raise PlanError(
+            where,
+            "adjudication.reviewers",
+            f"must name two different reviewers, not {_show(reviewers)}",
+        )
+    curator = raw.get("curator", "")
+    if not isinstance(curator, str) or (curator and not reviewers) or curator in reviewers:
+        raise PlanError(
+            where,
+            "adjudication.curator",
+            "must name the person, not one of the two reviewers, who settled their difference",
+        )
+    return tuple(reviewers), curator
 
 
 def _parse_was(raw: object, where: str, text: str | None) -> PriorValues:

@@ -47,6 +47,7 @@ from review.adapters.plans import (
     import_plan,
     propose_document,
 )
+from review.agreement import agreement
 from review.decisions import decisions_since
 from review.insights import Filters, insights
 from review.jobs import import_summary, runs_in_background, start_job
@@ -99,6 +100,9 @@ EDITORS_IMPORT_PLANS = BearerKey(can_decide_plans, "only Editors import plans")
 MODERATORS_IMPORT_CASES = BearerKey(can_decide_cases, "only Moderators import cases")
 EDITORS_IMPORT_ANSWERS = BearerKey(can_decide_answers, "only Editors import answers")
 EDITORS_PUSH_REVISIONS = BearerKey(can_decide_plans, "only Editors push revisions")
+AGREEMENT_READERS = BearerKey(
+    can_read_insights, "the agreement figures are for editors, moderators and curators"
+)
 INSIGHTS_READERS = BearerKey(
     can_read_insights, "the insights are for editors, moderators and curators"
 )
@@ -420,8 +424,11 @@ SUMMARY_FIELDS = (
 
 
 def _plans():
-    return Plan.objects.select_related("document", "adjudicated_by").only(
-        *SUMMARY_FIELDS, "adjudicated_by__username"
+    # Double review: an editor's own review copy is theirs alone, not a plan of the API.
+    return (
+        Plan.objects.filter(review_of__isnull=True)
+        .select_related("document", "adjudicated_by")
+        .only(*SUMMARY_FIELDS, "adjudicated_by__username")
     )
 
 
@@ -674,3 +681,18 @@ def get_insights(
     if document is not None:
         query["document"] = str(document)
     return insights(Filters.from_query(query)).to_dict()
+
+
+# --- agreement (double review) ---------------------------------------------------------------
+
+
+@api.get(
+    "/agreement",
+    auth=AGREEMENT_READERS,
+    response=answers({200: dict}, 403),
+    url_name="agreement",
+    summary="How far reviewers agree under double review: κ and α with 95 % bootstrap "
+    "intervals, per pair, per reviewer against the outcome, per validator reason, and curation",
+)
+def get_agreement(request: HttpRequest):
+    return agreement().to_dict()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django import forms
 
 from review.actions.entries import EditRequest
-from review.models import Document, Entry
+from review.models import Document, Entry, ReviewPolicy
 
 
 class DocumentUploadForm(forms.Form):
@@ -107,3 +107,64 @@ class EntryEditForm(forms.Form):
                 # The template gives the field's errors this id (Django marks it aria-invalid).
                 error_id = self.auto_id.replace("%s", f"{field}-error")
                 self.fields[field].widget.attrs["aria-describedby"] = error_id
+
+
+class ReviewPolicyForm(forms.Form):
+    """A queue's review policy as staff set it on /policies/."""
+
+    mode = forms.ChoiceField(label="Review", choices=ReviewPolicy.Mode.choices)
+    share_percent = forms.IntegerField(
+        label="Share double-reviewed (%)",
+        min_value=0,
+        max_value=100,
+        initial=0,
+        help_text="Drawn reproducibly from each item's id and the seed.",
+    )
+    seed = forms.CharField(label="Seed", required=False, max_length=64)
+    reasons = forms.CharField(
+        label="Always for validator reasons",
+        required=False,
+        max_length=2000,
+        help_text="Comma-separated (cases), e.g. uncited_claims.",
+    )
+    rules = forms.CharField(
+        label="Always for proposer rules",
+        required=False,
+        max_length=2000,
+        help_text="Comma-separated (plans).",
+    )
+    on_overturn = forms.BooleanField(
+        label="Always when the first opinion overturns (case overturned, answer withdrawn)",
+        required=False,
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    @classmethod
+    def for_policy(cls, policy: ReviewPolicy) -> ReviewPolicyForm:
+        return cls(
+            initial={
+                "mode": policy.mode,
+                "share_percent": policy.share_percent,
+                "seed": policy.seed,
+                "reasons": ", ".join(policy.reasons),
+                "rules": ", ".join(policy.rules),
+                "on_overturn": policy.on_overturn,
+                "version": policy.version,
+            },
+            prefix=policy.queue,
+        )
+
+    def policy_changes(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "mode": data["mode"],
+            "share_percent": data["share_percent"],
+            "seed": data["seed"].strip(),
+            "reasons": _listed(data["reasons"]),
+            "rules": _listed(data["rules"]),
+            "on_overturn": data["on_overturn"],
+        }
+
+
+def _listed(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]

@@ -60,7 +60,8 @@ class Filters:
         )
 
     def entries(self) -> QuerySet[Entry]:
-        entries = Entry.objects.all()
+        # An editor's review copy is counted through the plan it settles, not twice.
+        entries = Entry.objects.filter(plan__review_of__isnull=True)
         if self.document:
             entries = entries.filter(plan__document_id=self.document)
         if self.proposer_version:

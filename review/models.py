@@ -175,6 +175,18 @@ class PlanQuerySet(models.QuerySet):
         """Each plan annotated with its entries' counts; read them with `plan.counts`."""
         return self.annotate(**count_aggregates("entries__"))
 
+    def with_review_policy(self) -> PlanQuerySet:
+        """Each plan annotated with what double review needs to know, in the same query: has
+        it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
+        policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+        return self.annotate(
+            has_review_copies=models.Exists(Plan.objects.filter(review_of=models.OuterRef("pk"))),
+            **{
+                f"policy_{name}": models.Subquery(policy.values(name)[:1])
+                for name in ("mode", "share_percent", "seed", "rules")
+            },
+        )
+
 
 class EntryQuerySet(models.QuerySet):
     def counts(self) -> PlanCounts:
@@ -210,6 +222,13 @@ class Plan(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_into"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Double review: one editor's own copy of the plan (`review_of`), which only they decide.
+    review_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="review_copies"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     objects = PlanQuerySet.as_manager()
 
@@ -222,6 +241,10 @@ class Plan(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    @property
+    def is_review_copy(self) -> bool:
+        return self.review_of_id is not None
 
     def blockers(self, entries) -> Blockers:
         """What stands in the way of adjudicating this plan, given its entries in order."""
@@ -281,6 +304,63 @@ class Decided(models.Model):
 
     class Meta:
         abstract = True
+
+
+# --- Second opinions (double review): on cases and answers ---------------------------------
+
+
+class SecondOpinions(models.Model):
+    """The two opinions of a double review, kept on the item so that each is one versioned
+    decision (and undo puts it back). The item's own verdict or state stays undecided until
+    they agree, or a curator settles their disagreement."""
+
+    first_opinion = models.CharField(max_length=16, blank=True)
+    first_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    first_note = models.TextField(blank=True)
+    second_opinion = models.CharField(max_length=16, blank=True)
+    second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second_note = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+
+    # The stages of a double review, as `review_stage` names them.
+    SINGLE = "single"
+    AWAITING_SECOND = "awaiting_second"
+    IN_CURATION = "in_curation"
+    AGREED = "agreed"
+    CURATED = "curated"
+
+    @property
+    def review_stage(self) -> str:
+        if not self.first_opinion:
+            return self.SINGLE
+        if not self.second_opinion:
+            return self.AWAITING_SECOND
+        if self.first_opinion == self.second_opinion:
+            return self.AGREED
+        return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
+
+    def hides_first_opinion_from(self, user) -> bool:
+        """Blind review: until the second opinion is in, only its author sees the first."""
+        return self.review_stage == self.AWAITING_SECOND and self.first_by_id != user.pk
+
+    @classmethod
+    def awaiting_second_q(cls) -> Q:
+        return ~Q(first_opinion="") & Q(second_opinion="")
+
+    @classmethod
+    def in_curation_q(cls) -> Q:
+        return (
+            ~Q(first_opinion="")
+            & ~Q(second_opinion="")
+            & ~Q(first_opinion=models.F("second_opinion"))
+            & Q(**{cls.OUTCOME_FIELD: cls.UNDECIDED})
+        )
 
 
 class Entry(Decided):
@@ -386,7 +466,7 @@ class Entry(Decided):
         ) & ~Q(**{f"{prefix}state__in": list(cls.ANCHOR_SETTLING_STATES)})
 
 
-class Case(Decided):
+class Case(SecondOpinions, Decided):
     class Verdict(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         UPHELD = "upheld", "Upheld"
@@ -417,7 +497,19 @@ class Case(Decided):
     class Meta:
         ordering = ["-flagged", "created_at", "pk"]
 
+    # What a double review decides, and its value before anyone has (`SecondOpinions`).
+    OUTCOME_FIELD = "verdict"
+    UNDECIDED = Verdict.PROPOSED
+
     def __str__(self) -> str:
+        return self.case_id
+
+    @property
+    def outcome(self) -> str:
+        return self.verdict
+
+    @property
+    def external_id(self) -> str:
         return self.case_id
 
 
@@ -448,7 +540,7 @@ class Evidence(models.Model):
         return f"{self.case} {self.ev_id}"
 
 
-class Answer(Decided):
+class Answer(SecondOpinions, Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         PUBLISHED = "published", "Published"
@@ -479,7 +571,18 @@ class Answer(Decided):
     class Meta:
         ordering = ["-created_at", "pk"]
 
+    OUTCOME_FIELD = "state"
+    UNDECIDED = State.PROPOSED
+
     def __str__(self) -> str:
+        return self.answer_id
+
+    @property
+    def outcome(self) -> str:
+        return self.state
+
+    @property
+    def external_id(self) -> str:
         return self.answer_id
 
 
@@ -725,3 +828,42 @@ class Job(models.Model):
     def visible_to(self, user) -> bool:
         """A job's input and result are its starter's (staff see every job)."""
         return user.is_staff or user.pk == self.created_by_id
+
+
+# --- Second opinions (double review) ---------------------------------------------------------
+
+
+class ReviewPolicy(Decided):
+    """How one queue is reviewed: by one person (today's default), or by two for a drawn share
+    of its items and always for items that match a condition. Changed only through
+    `review.actions.reviews.set_policy`, so every change is logged."""
+
+    class Queue(models.TextChoices):
+        PLANS = "plans", "Plans"
+        CASES = "cases", "Cases"
+        ANSWERS = "answers", "Answers"
+
+    class Mode(models.TextChoices):
+        SINGLE = "single", "Single review"
+        DOUBLE = "double", "Double review"
+
+    queue = models.CharField(max_length=16, choices=Queue.choices, unique=True)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SINGLE)
+    share_percent = models.PositiveSmallIntegerField(default=0)
+    seed = models.CharField(max_length=64, blank=True)
+    # Always double-reviewed, whatever the draw: cases of these validator reasons ("" for a
+    # rationale that passed), plan entries of these proposer rules.
+    reasons = models.JSONField(default=list, blank=True)
+    rules = models.JSONField(default=list, blank=True)
+    # A first opinion against the machine (a case overturned, an answer withdrawn) is checked.
+    on_overturn = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name_plural = "review policies"
+
+    def __str__(self) -> str:
+        return f"{self.get_queue_display()}: {self.get_mode_display().lower()}"
+
+    @property
+    def is_double(self) -> bool:
+        return self.mode == self.Mode.DOUBLE

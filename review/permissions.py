@@ -8,7 +8,7 @@ READERS = "Readers"
 # Settle disagreements between two reviewers (double review); they read the insights too.
 CURATORS = "Curators"
 LEADS = "Leads"
-GROUPS = (LEADS, EDITORS, MODERATORS, READERS)
+GROUPS = (LEADS, EDITORS, MODERATORS, READERS, CURATORS)
 
 
 def _in_group(user, name: str) -> bool:
@@ -35,6 +35,10 @@ def can_decide_cases(user) -> bool:
 def can_decide_answers(user) -> bool:
     # Publishing an answer is an editorial decision.
     return _in_group(user, EDITORS)
+
+
+def can_curate(user) -> bool:
+    return _in_group(user, CURATORS)
 
 
 def can_read_insights(user) -> bool:

@@ -13,7 +13,9 @@ from review.views import (
     insights,
     jobs,
     plan,
+    plan_reviews,
     plans,
+    policies,
     progress,
     queues,
     revisions,
@@ -43,6 +45,13 @@ urlpatterns = [
     ),
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
+    path("plans/<int:pk>/review-copy/", plan_reviews.plan_review_copy, name="plan-review-copy"),
+    path("plans/<int:pk>/curation/", plan_reviews.plan_curation, name="plan-curation"),
+    path(
+        "plans/<int:pk>/curation/<int:entry_pk>/",
+        plan_reviews.plan_curate_entry,
+        name="plan-curate-entry",
+    ),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
     path("plans/<int:pk>/entries/<int:entry_pk>/edit/", entries.entry_edit, name="entry-edit"),
     path(
@@ -60,6 +69,10 @@ urlpatterns = [
     path("cases/<int:pk>/undo/", cases.case_undo, name="case-undo"),
     path("cases/<int:pk>/<slug:action>/", cases.case_decide, name="case-decide"),
     path("insights/", insights.insights_page, name="insights"),
+    # Review policies and double review
+    path("policies/", policies.policies, name="policies"),
+    path("policies/<slug:queue>/", policies.policies, name="policy"),
+    path("next/<slug:queue>/", policies.review_next, name="review-next"),
     # Finalized answers
     path("answers/", answers.answer_list, name="answers"),
     path("answers/next/", queues.queue_next, {"queue": "answers"}, name="answers-next"),

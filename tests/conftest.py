@@ -95,3 +95,16 @@ def moderator(sign_in):
 @pytest.fixture
 def reader(sign_in):
     return sign_in("reader", "Readers")
+
+
+# Double review: a second moderator, and a curator who settles what two reviewers disagree on.
+
+
+@pytest.fixture
+def moderator2(sign_in):
+    return sign_in("moderator2", "Moderators")
+
+
+@pytest.fixture
+def curator(sign_in):
+    return sign_in("curator", "Curators")

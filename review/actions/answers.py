@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.decisions import ActionRefused, ensure_seen, record_decision, undo_latest
+from review.actions.reviews import give_opinion, undo_opinion
+from review.decisions import ActionRefused, ensure_seen, record_decision
 from review.models import Answer, Decision
 
 
@@ -40,6 +41,17 @@ def decide_answer(
     ensure_seen(answer, expected_version)
     if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
+    # Under double review the decision is one opinion of two (or the curator's).
+    opinion = give_opinion(
+        answer,
+        action.state,
+        prefix="answer",
+        actor=actor,
+        expected_version=expected_version,
+        note=note.strip(),
+    )
+    if opinion is not None:
+        return opinion
     return record_decision(
         answer,
         "state",
@@ -53,4 +65,6 @@ def decide_answer(
 
 def undo_answer(answer: Answer, *, actor, expected_version: int) -> Decision:
     ensure_seen(answer, expected_version)
-    return undo_latest(answer, actor=actor, expected_version=expected_version, action="answer.undo")
+    return undo_opinion(
+        answer, actor=actor, expected_version=expected_version, action="answer.undo"
+    )

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.decisions import ActionRefused, ensure_seen, record_decision, undo_latest
+from review.actions.reviews import give_opinion, undo_opinion
+from review.decisions import (
+    ActionRefused,
+    ensure_seen,
+    record_decision,
+)
 from review.models import Case, Decision
 
 
@@ -42,6 +47,17 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     ensure_seen(case, expected_version)
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
+    # Under double review the verdict is one opinion of two (or the curator's).
+    opinion = give_opinion(
+        case,
+        action.verdict,
+        prefix="case",
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
+    if opinion is not None:
+        return opinion
     return record_decision(
         case,
         "verdict",
@@ -55,4 +71,4 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
 
 def undo_case(case: Case, *, actor, expected_version: int) -> Decision:
     ensure_seen(case, expected_version)
-    return undo_latest(case, actor=actor, expected_version=expected_version, action="case.undo")
+    return undo_opinion(case, actor=actor, expected_version=expected_version, action="case.undo")

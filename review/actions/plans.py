@@ -10,6 +10,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from review.actions import plan_reviews
 from review.actions.entries import FROZEN, UNDO, accept_entry, undo_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
@@ -135,8 +136,11 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         blockers = current.blockers(entries)
         if blockers.problems():
             raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
+        # Double review: only from entries two reviewers (or a curator) settled.
+        double = plan_reviews.is_double_reviewed(current)
+        reviews = plan_reviews.entry_reviews(current) if double else None
         try:
-            payload = adjudicated_payload(current, entries)
+            payload = adjudicated_payload(current, entries, reviews)
         except PlanNotAdjudicable as refused:
             # grounding's reason, with the counts for the plan's page beside it.
             raise PlanNotAdjudicable(refused.problems, blockers=blockers or None) from refused
@@ -157,4 +161,7 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
             adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
         )
     plan.refresh_from_db()
+    if plan.is_review_copy:
+        # One editor's review is in; with the other's, their agreements settle the plan.
+        plan_reviews.settle_agreements(plan.review_of, actor=actor)
     return plan

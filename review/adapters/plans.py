@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.conf import settings
 from django.db import transaction
@@ -289,7 +290,11 @@ def _check_fits_columns(plan: SegmentationPlan) -> None:
 def export_plan(plan: Plan) -> str:
     """The adjudicated plan's JSON text, exactly as frozen. Any other plan is refused,
     naming the entries still undecided."""
-    plan.refresh_from_db(fields=["status", "adjudicated_payload"])
+    plan.refresh_from_db(fields=["status", "adjudicated_payload", "review_of"])
+    if plan.is_review_copy:
+        raise PlanNotAdjudicable(
+            [f"plan {plan.pk} is one editor's review of plan {plan.review_of_id}: export that plan"]
+        )
     if plan.status == Plan.Status.ADJUDICATED:
         return plan.adjudicated_payload
     entries = list(plan.entries.order_by("position"))
@@ -343,9 +348,10 @@ def path_collisions() -> dict[str, list[Document]]:
     return dict(collisions)
 
 
-def adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
+def adjudicated_payload(plan: Plan, entries: list[Entry], reviews: dict | None = None) -> dict:
     """The adjudicated plan `grounding` makes from these decided rows (the caller has checked
-    `plan.blockers`); PlanNotAdjudicable when they cannot be one."""
+    `plan.blockers`); PlanNotAdjudicable when they cannot be one. `reviews` (entry id -> its
+    two reviewers and curator) makes it a double-reviewed plan."""
     text = plan.document.text
     placed = [_placed(entry, text) for entry in entries]
     proposal = _proposal(plan, placed)
@@ -361,8 +367,13 @@ def adjudicated_payload(plan: Plan, entries: list[Entry]) -> dict:
         ]
         proposal = _proposal(plan, placed)
     decisions = [_decision_for(entry, base) for entry, base in zip(entries, placed, strict=True)]
+    if reviews is not None:
+        decisions = [
+            replace(decision, reviewers=reviews[entry.pk][0], curator=reviews[entry.pk][1])
+            for entry, decision in zip(entries, decisions, strict=True)
+        ]
     try:
-        return adjudicate(proposal, decisions, text)
+        return adjudicate(proposal, decisions, text, double_review=reviews is not None)
     except AdjudicationError as error:
         raise PlanNotAdjudicable(str(error)) from error
 

@@ -18,10 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
 from review.actions.leases import with_holders
-from review.decisions import can_undo, decisions_on
+from review.decisions import decisions_on
 from review.markdown import render_markdown
 from review.models import Answer, AnswerReference, Lease
-from review.permissions import can_decide_answers, can_lead
+from review.permissions import can_curate, can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -33,6 +33,7 @@ from review.views.lists import (
     shown_page,
 )
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
 SEARCH_CONFIG = "english"
@@ -93,13 +94,17 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
 
 def _get_answer_for_user(request: HttpRequest, pk: int) -> Answer:
     # Every signed-in person may read an answer; deciding is checked separately.
-    return get_object_or_404(Answer.objects.select_related("decided_by"), pk=pk)
+    return get_object_or_404(
+        Answer.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+    )
 
 
 def _get_answer_for_decision(request: HttpRequest, pk: int) -> Answer:
-    if not can_decide_answers(request.user):
+    answer = _get_answer_for_user(request, pk)
+    curating = can_curate(request.user) and answer.review_stage == Answer.IN_CURATION
+    if not (can_decide_answers(request.user) or curating):
         raise PermissionDenied("Only editors may publish or withdraw answers.")
-    return _get_answer_for_user(request, pk)
+    return answer
 
 
 @require_GET
@@ -155,11 +160,10 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
     )
+    may_decide = can_decide_answers(request.user)
     return {
-        "can_decide": can_decide_answers(request.user),
         "panel": panel,
-        "can_undo": can_undo(history, "answer.undo"),
-        "history": history,
+        **opinions_context(request, answer, history, may_decide=may_decide, undo="answer.undo"),
     }
 
 

@@ -18,9 +18,9 @@ from grounding.evidence import VALIDATION_REASONS
 from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.actions.leases import with_holders
 from review.adapters.cases import report_for
-from review.decisions import can_undo, decisions_on, latest_decision
+from review.decisions import decisions_on, latest_decision
 from review.models import Case, Evidence, Lease
-from review.permissions import can_decide_cases, can_lead
+from review.permissions import can_curate, can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -32,6 +32,7 @@ from review.views.lists import (
     shown_page,
 )
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
 
@@ -121,13 +122,17 @@ def _reason_counts() -> list[dict]:
 
 def _get_case_for_user(request: HttpRequest, pk: int) -> Case:
     # Every signed-in person may read a case; deciding is checked separately.
-    return get_object_or_404(Case.objects.select_related("decided_by"), pk=pk)
+    return get_object_or_404(
+        Case.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+    )
 
 
 def _get_case_for_decision(request: HttpRequest, pk: int) -> Case:
-    if not can_decide_cases(request.user):
+    case = _get_case_for_user(request, pk)
+    curating = can_curate(request.user) and case.review_stage == Case.IN_CURATION
+    if not (can_decide_cases(request.user) or curating):
         raise PermissionDenied("Only moderators may decide cases.")
-    return _get_case_for_user(request, pk)
+    return case
 
 
 @require_GET
@@ -179,11 +184,10 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         keys=True,
         explain=_what_verdicts_mean(case),
     )
+    may_decide = can_decide_cases(request.user)
     return {
-        "can_decide": can_decide_cases(request.user),
         "panel": panel,
-        "can_undo": can_undo(history, "case.undo"),
-        "history": history,
+        **opinions_context(request, case, history, may_decide=may_decide, undo="case.undo"),
     }
 
 

@@ -72,7 +72,10 @@ def _plans_with_proposed_entries() -> int:
 
 
 def _open_proposed_entries():
-    return Entry.objects.filter(plan__status=Plan.Status.OPEN, state=Entry.State.PROPOSED)
+    # Double review: an editor's own review copy is not a plan of the queue.
+    return Entry.objects.filter(
+        plan__status=Plan.Status.OPEN, plan__review_of__isnull=True, state=Entry.State.PROPOSED
+    )
 
 
 def _proposed_entries() -> int:

@@ -26,6 +26,7 @@ from review.actions.entries import (
     neighbours,
     undo_target,
 )
+from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
 from review.models import Decision, Entry
@@ -44,7 +45,13 @@ def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
     entries = Entry.objects.select_related("plan").defer(
         "plan__original_payload", "plan__adjudicated_payload"
     )
-    return get_object_or_404(entries, pk=entry_pk, plan_id=pk)
+    entry = get_object_or_404(entries, pk=entry_pk, plan_id=pk)
+    # Double review: a copy is decided by its reviewer alone, the plan itself only in copies.
+    if entry.plan.is_review_copy and entry.plan.reviewer_id != request.user.pk:
+        raise Http404("No such entry.")
+    if is_double_reviewed(entry.plan):
+        raise PermissionDenied("This plan is double-reviewed: decide it in your own copy.")
+    return entry
 
 
 @require_POST

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from review.agreement import agreement
 from review.insights import Filters, insights
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
@@ -28,6 +29,7 @@ def insights_page(request: HttpRequest) -> HttpResponse:
     case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
     context = {
         "figures": figures,
+        "people": agreement(),
         "disagreements": [
             (side, case_id, reverse("case", args=[case_pks[case_id]]))
             for side, ids in (

@@ -13,13 +13,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from review.actions.plan_reviews import is_double_reviewed
 from review.actions.plans import (
     accept_rule,
     adjudicate_plan,
@@ -38,6 +39,7 @@ from review.decisions import (
 from review.insights import rule_record
 from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
+from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
 from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
@@ -50,10 +52,20 @@ HISTORY_PER_PAGE = 100
 def get_plan_for_user(request: HttpRequest, pk: int, *, decide: bool = False) -> Plan:
     if decide and not can_decide_plans(request.user):
         raise PermissionDenied("Only editors decide plans.")
-    plans = Plan.objects.select_related("document", "adjudicated_by").defer(
-        "document__data", "original_payload", "adjudicated_payload"
+    plans = (
+        Plan.objects.select_related("document", "adjudicated_by")
+        .defer("document__data", "original_payload", "adjudicated_payload")
+        .with_review_policy()
     )
-    return get_object_or_404(plans, pk=pk)
+    plan = get_object_or_404(plans, pk=pk)
+    # Double review: a copy is its reviewer's alone; the plan itself is decided in copies.
+    if plan.is_review_copy and not plan_reviews.may_see_copy(request.user, plan):
+        raise Http404("No such plan.")
+    if decide and plan.is_review_copy and plan.reviewer_id != request.user.pk:
+        raise PermissionDenied("Only its reviewer decides a review copy.")
+    if decide and is_double_reviewed(plan):
+        raise PermissionDenied("This plan is double-reviewed: decide it in your own copy.")
+    return plan
 
 
 def plan_url(plan_id: int) -> str:
@@ -128,6 +140,7 @@ def plan_page(
         "seen": timezone.now().isoformat(),
         "rule_batch": _offered_batch(request, plan),
         **presence_strip(Lease.Queue.PLANS, plan.pk),
+        **plan_reviews.review_notice(request, plan, entries),
     }
     return render(request, PLAN_TEMPLATE, context, status=status)
 

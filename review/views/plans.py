@@ -32,7 +32,9 @@ def plan_list(request: HttpRequest) -> HttpResponse:
 def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
     status_filter = request.GET.get("status", "")
     plans = (
-        Plan.objects.select_related("document")
+        # Double review: each editor's own copy is not a plan of the list.
+        Plan.objects.filter(review_of__isnull=True)
+        .select_related("document")
         .only(
             "pk",
             "status",

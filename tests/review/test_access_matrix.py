@@ -102,6 +102,15 @@ MATRIX: dict[str, dict[str, dict]] = {
     "progress": {"GET": only(set(), 200), "POST": everyone(405)},
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
     "plan-undo-accept-rule": {"GET": everyone(405), "POST": only(EDITORS, 302)},
+    # Double review: an editor makes their own review copy; curators (staff here) curate;
+    # staff set the policies; "Review next" sends anyone signed in on to what needs them.
+    "plan-review-copy": {"GET": everyone(405), "POST": only(EDITORS, 302)},
+    "plan-curation": {"GET": only(set(), 200), "POST": everyone(405)},
+    "plan-curate-entry": {"GET": everyone(405), "POST": only(set(), 302)},
+    # The policies page: a POST must name its queue (404 without one, 422 for an empty form).
+    "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
+    "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
+    "review-next": {"GET": everyone(302), "POST": everyone(405)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
@@ -130,6 +139,10 @@ MATRIX: dict[str, dict[str, dict]] = {
     "api:get_plan_export": {"GET": with_token(409), "POST": open_to_all(405)},
     "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:job": {"GET": with_token(404), "POST": open_to_all(405)},
+    "api:agreement": {
+        "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
+        "POST": open_to_all(405),
+    },
     "api:post_revision": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:insights": {
         "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
@@ -213,6 +226,11 @@ def url_of(name: str, world: dict) -> str:
         "item-here": {"queue": "cases", "pk": world["case"].pk},
         "item-leave": {"queue": "cases", "pk": world["case"].pk},
         "lease-release": {"pk": 999},
+        "plan-review-copy": {"pk": world["plan"].pk},
+        "plan-curation": {"pk": world["plan"].pk},
+        "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
+        "policy": {"queue": "cases"},
+        "review-next": {"queue": "cases"},
         "job": {"pk": 999},
         "job-retry": {"pk": 999},
         "job-download": {"pk": 999},

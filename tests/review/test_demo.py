@@ -231,3 +231,16 @@ def test_the_demo_has_a_lead_who_sees_everyone_s_progress(demo, client):
     assert list(lead.groups.values_list("name", flat=True)) == ["Leads"]
     client.force_login(lead)
     assert client.get("/progress/").status_code == 200
+
+
+def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
+    from review.actions.reviews import policy_for
+    from review.agreement import agreement
+
+    cases = agreement().cases
+    assert cases.items >= 10 and cases.kappa.value is not None
+    assert cases.people.alpha.value is not None
+    assert cases.curation.outcomes.get("still in curation", 0) >= 1
+    assert policy_for("cases").is_double
+    assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
+    assert authenticate(username="staff", password="demo").is_staff

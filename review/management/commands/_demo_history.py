@@ -15,9 +15,10 @@ from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, merge_entry, reject_entry
 from review.actions.plans import adjudicate_plan
+from review.actions.reviews import policy_for, set_policy
 from review.adapters.plans import propose_document
 from review.decisions import ActionRefused
-from review.models import Answer, Case, Decision, Entry, Plan
+from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
 
 HISTORY = Path(__file__).resolve().parents[2] / "demo_data" / "history"
 # Two documents are also proposed with a size cap, so that the cap's rule has a record too;
@@ -32,7 +33,9 @@ def already_made(editor) -> bool:
     return Decision.objects.filter(actor=editor).exists()
 
 
-def make_history(editor, moderator, say) -> None:
+def make_history(editor, moderator, say, *, second=None, curator=None, staff=None) -> None:
+    """With `second`, `curator` and `staff`, the cases are double-reviewed: `moderator` gives
+    the first opinions, `second` the second ones, `curator` settles most disagreements."""
     for path in sorted(HISTORY.glob("*-readme.md")):
         plan = propose_document(
             path.name,
@@ -42,7 +45,17 @@ def make_history(editor, moderator, say) -> None:
         )
         decided = _decide_plan(plan, editor)
         say(f"history: {editor.username} decided {decided} entries of plan {plan.pk} ({path.name})")
+    if staff is not None:
+        _set_cases_policy(staff, share_percent=100, note="Double review for the history.")
     cases = _decide_cases(moderator)
+    if second is not None and curator is not None and staff is not None:
+        seconds, curated = _second_opinions(second), _curate(curator)
+        say(
+            f"history: {second.username} gave {seconds} second opinions, {curator.username} "
+            f"settled {curated} disagreements"
+        )
+        # From now on: half the cases drawn, and always an overturn or non-success evidence.
+        _set_cases_policy(staff, share_percent=50, note="Half the cases, and every overturn.")
     answers = _decide_answers(editor)
     say(f"history: {moderator.username} gave {cases} verdicts, {editor.username} {answers} answers")
 
@@ -92,3 +105,52 @@ def _decide_answers(editor) -> int:
         action = "withdraw" if answer.change_replaced or answer.change_dropped else "publish"
         decide_answer(answer, action, actor=editor, expected_version=answer.version)
     return len(decided)
+
+
+# Double review of the history's cases: the second moderator differs on every fifth case;
+# the curator leaves the last disagreements for the demo's curator to settle.
+LEFT_IN_CURATION = 2
+
+
+def _set_cases_policy(staff, *, share_percent: int, note: str) -> None:
+    set_policy(
+        ReviewPolicy.Queue.CASES,
+        actor=staff,
+        expected_version=policy_for(ReviewPolicy.Queue.CASES).version,
+        mode=ReviewPolicy.Mode.DOUBLE,
+        share_percent=share_percent,
+        seed="demo",
+        reasons=["cited_non_success_evidence"],
+        on_overturn=True,
+        note=note,
+    )
+
+
+OTHER_VERDICT = {"upheld": "overturn", "overturned": "uphold", "needs_rewrite": "uphold"}
+SAME_VERDICT = {"upheld": "uphold", "overturned": "overturn", "needs_rewrite": "needs_rewrite"}
+
+
+def _second_opinions(moderator) -> int:
+    awaiting = Case.objects.filter(Case.awaiting_second_q()).order_by("case_id")
+    for number, case in enumerate(awaiting):
+        differs = number % 5 == 2
+        action = (OTHER_VERDICT if differs else SAME_VERDICT)[case.first_opinion]
+        note = "I read the evidence differently." if differs or action != "uphold" else ""
+        decide_case(case, action, actor=moderator, expected_version=case.version, note=note)
+    return len(awaiting)
+
+
+def _curate(curator) -> int:
+    disagreements = list(Case.objects.filter(Case.in_curation_q()).order_by("case_id"))
+    settled = disagreements[:-LEFT_IN_CURATION]
+    for number, case in enumerate(settled):
+        # Mostly the first opinion stands; the last settled sides with the second.
+        opinion = case.second_opinion if number == len(settled) - 1 else case.first_opinion
+        decide_case(
+            case,
+            SAME_VERDICT[opinion],
+            actor=curator,
+            expected_version=case.version,
+            note="Settled against the evidence table.",
+        )
+    return len(settled)

@@ -27,7 +27,7 @@ from review.adapters.plans import propose_document
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
 from review.models import Answer, Case, Document
-from review.permissions import EDITORS, LEADS, MODERATORS, READERS
+from review.permissions import CURATORS, EDITORS, LEADS, MODERATORS, READERS
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -50,6 +50,10 @@ USERS = (
     # The team's history: their decisions are what /insights/ counts.
     DemoUser("editor2", EDITORS, "an editor whose past decisions the insights count"),
     DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),
+    # Double review: the second opinions of the history, and the curator of disagreements.
+    DemoUser("moderator3", MODERATORS, "gave the second opinions of the history's cases"),
+    DemoUser("curator", CURATORS, "settles cases where two moderators disagree"),
+    DemoUser("staff", "", "staff: sets the review policies (/policies/)"),
 )
 
 
@@ -126,7 +130,14 @@ class Command(BaseCommand):
             for decision in DECISIONS:
                 self.decide(decision, users[decision.by])
             if not already_made(users["editor2"]):
-                make_history(users["editor2"], users["moderator2"], self.stdout.write)
+                make_history(
+                    users["editor2"],
+                    users["moderator2"],
+                    self.stdout.write,
+                    second=users["moderator3"],
+                    curator=users["curator"],
+                    staff=users["staff"],
+                )
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
         for user in USERS:
@@ -138,9 +149,13 @@ class Command(BaseCommand):
             # Only a new account gets the demo password; a changed one is kept.
             user.set_password(PASSWORD)
             user.save()
-        group, _ = Group.objects.get_or_create(name=demo.group)
-        user.groups.add(group)
-        self.say(created, f"user {demo.username} ({demo.group})")
+        if demo.group:
+            user.groups.add(Group.objects.get_or_create(name=demo.group)[0])
+        elif not user.is_staff:
+            # The one account without a group is the demo's staff member.
+            user.is_staff = True
+            user.save(update_fields=["is_staff"])
+        self.say(created, f"user {demo.username} ({demo.group or 'staff'})")
         return user
 
     def propose(self, demo: DemoDocument) -> None:

@@ -1,0 +1,253 @@
+"""Double review of a plan: two editors adjudicate it independently, each in their own copy
+(so each sees only their own decisions); entries where the copies agree are settled on the
+plan, a curator picks between the copies where they differ, and once every entry is settled
+the plan is adjudicated, its export naming the reviewers and the curator of each entry.
+
+Replay-safety: a double-reviewed plan is adjudicated only from settled entries (every one's
+latest decision is an agreement or a curation), and its payload says "double_review", so
+`grounding.segmentation` refuses any entry that one person settled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+from django.db import transaction
+from django.db.models import CharField
+from django.db.models.functions import Cast
+
+from grounding.review_policy import drawn_for_second_opinion
+from review.adapters.errors import PlanNotAdjudicable
+from review.decisions import ActionRefused, decide, decided_by, record
+from review.models import Decision, Entry, Plan, ReviewPolicy
+from review.permissions import can_curate
+
+# What two editors must agree on for an entry to be settled.
+AGREEMENT_FIELDS = ("state", "span_start", "span_end", "title", "path")
+# What settling copies onto the plan's entry: the agreed values and the anchor made for them.
+SETTLED_FIELDS = (
+    *AGREEMENT_FIELDS,
+    "quote",
+    "prefix",
+    "suffix",
+    "anchor_status",
+    "anchor_score",
+    "anchor_confirmed",
+)
+SETTLING_ACTIONS = ("entry.agreed", "entry.curate")
+COPY_FIELDS = (
+    "position",
+    "path",
+    "title",
+    "span_start",
+    "span_end",
+    "quote",
+    "prefix",
+    "suffix",
+    "rules",
+    "proposed",
+    "anchor_status",
+    "anchor_score",
+    "anchor_confirmed",
+)
+
+
+def is_double_reviewed(plan: Plan, entries=None) -> bool:
+    """Whether two editors review `plan`: once a copy exists, always; otherwise as its
+    queue's policy says (a drawn share of plans, or any entry of a listed rule). Read from
+    `Plan.objects.with_review_policy()` when the plan came that way (the plan page counts its
+    queries), else in one query; `entries`, when loaded already, spares reading the rules."""
+    if plan.is_review_copy:
+        return False
+    if "policy_mode" in plan.__dict__:
+        facts = plan.__dict__
+    else:
+        facts = (
+            Plan.objects.filter(pk=plan.pk).with_review_policy().values(*REVIEW_FACTS).first()
+        ) or {}
+    if facts.get("has_review_copies"):
+        return True
+    if facts.get("policy_mode") != ReviewPolicy.Mode.DOUBLE or not plan.is_open:
+        return False
+    listed = facts["policy_rules"] or []
+    if isinstance(listed, str):  # a JSON column read through a subquery may come back as text
+        listed = json.loads(listed)
+    if listed:
+        entries = plan.entries.only("rules") if entries is None else entries
+        if any(rule in listed for entry in entries for rule in entry.rules or []):
+            return True
+    return drawn_for_second_opinion(
+        f"plan-{plan.pk}",
+        seed=facts["policy_seed"] or "",
+        percent=facts["policy_share_percent"] or 0,
+    )
+
+
+REVIEW_FACTS = (
+    "has_review_copies",
+    "policy_mode",
+    "policy_share_percent",
+    "policy_seed",
+    "policy_rules",
+)
+
+
+def open_review_copy(plan: Plan, *, actor) -> Plan:
+    """The editor's own copy of `plan`, made the first time they ask; two editors at most."""
+    if not plan.is_open:
+        raise ActionRefused("This plan is already adjudicated.")
+    if not is_double_reviewed(plan):
+        raise ActionRefused("This plan is reviewed by one editor: decide it on its own page.")
+    with transaction.atomic():
+        copies = list(Plan.objects.select_for_update().filter(review_of=plan))
+        mine = [copy for copy in copies if copy.reviewer_id == actor.pk]
+        if mine:
+            return mine[0]
+        if len(copies) >= 2:
+            raise ActionRefused("Two editors are already reviewing this plan.")
+        copy = Plan.objects.create(
+            document_id=plan.document_id,
+            source_sha256=plan.source_sha256,
+            extractor_id=plan.extractor_id,
+            extractor_version=plan.extractor_version,
+            proposed_by=plan.proposed_by,
+            options=plan.options,
+            original_payload=plan.original_payload,
+            review_of=plan,
+            reviewer=actor,
+        )
+        Entry.objects.bulk_create(
+            Entry(plan=copy, **{name: getattr(entry, name) for name in COPY_FIELDS})
+            for entry in plan.entries.order_by("position")
+        )
+        record(
+            actor=actor,
+            action="plan.review_copy",
+            obj=copy,
+            before={},
+            after={"review_of": plan.pk},
+        )
+    return copy
+
+
+def review_copies(plan: Plan) -> list[Plan]:
+    return list(plan.review_copies.select_related("reviewer").order_by("pk"))
+
+
+def differing_entries(plan: Plan) -> list[tuple[Entry, Entry, Entry]]:
+    """(the plan's entry, the first copy's, the second copy's) where two submitted copies
+    differ and no curator has settled it yet."""
+    copies = [copy for copy in review_copies(plan) if not copy.is_open]
+    if len(copies) != 2:
+        return []
+    first, second = (list(copy.entries.order_by("position")) for copy in copies)
+    return [
+        (entry, a, b)
+        for entry, a, b in zip(plan.entries.order_by("position"), first, second, strict=True)
+        if entry.state == Entry.State.PROPOSED and _agreed(a) != _agreed(b)
+    ]
+
+
+def settle_agreements(plan: Plan, *, actor) -> int:
+    """Once both copies are submitted: settle every entry on which they agree. Returns how
+    many were settled; adjudicates the plan if nothing differs."""
+    copies = [copy for copy in review_copies(plan) if not copy.is_open]
+    if len(copies) != 2:
+        return 0
+    first, second = (list(copy.entries.order_by("position")) for copy in copies)
+    names = " and ".join(copy.reviewer.username for copy in copies)
+    settled = 0
+    with transaction.atomic():
+        for entry, a, b in zip(plan.entries.order_by("position"), first, second, strict=True):
+            if entry.state == Entry.State.PROPOSED and _agreed(a) == _agreed(b):
+                _settle(entry, a, actor=actor, action="entry.agreed", note=f"agreed by {names}")
+                settled += 1
+    _adjudicate_when_settled(plan, actor=actor)
+    return settled
+
+
+def curate_entry(entry: Entry, pick: str, *, actor, expected_version: int) -> Decision:
+    """The curator takes the first or second copy's version of an entry the copies differ on."""
+    plan = entry.plan
+    if not can_curate(actor):
+        raise ActionRefused("Only curators settle what two editors disagree on.")
+    copies = review_copies(plan)
+    if actor.pk in {copy.reviewer_id for copy in copies}:
+        raise ActionRefused("A curator settles other people's reviews, not their own.")
+    differing = {row[0].pk: row for row in differing_entries(plan)}
+    if entry.pk not in differing:
+        raise ActionRefused("The two reviews agree on this entry, or it is settled already.")
+    _, a, b = differing[entry.pk]
+    chosen = {"first": a, "second": b}.get(pick)
+    if chosen is None:
+        raise ActionRefused("Pick the first or the second review.")
+    (name_a, name_b) = (copy.reviewer.username for copy in copies)
+    note = f"settles {a.state} by {name_a} and {b.state} by {name_b}: took {pick}"
+    decision = _settle(
+        entry,
+        chosen,
+        actor=actor,
+        action="entry.curate",
+        note=note,
+        expected_version=expected_version,
+    )
+    _adjudicate_when_settled(plan, actor=actor)
+    return decision
+
+
+def entry_reviews(plan: Plan) -> dict[int, tuple[tuple[str, str], str]]:
+    """For a double-reviewed plan's export: entry id -> (its two reviewers, its curator).
+    Refuses while any entry's latest decision is not an agreement or a curation."""
+    reviewers = tuple(copy.reviewer.username for copy in review_copies(plan))
+    keys = Entry.objects.filter(plan=plan).annotate(key=Cast("pk", output_field=CharField()))
+    latest: dict[str, Decision] = {}
+    for decision in Decision.objects.filter(
+        object_type="entry", object_id__in=keys.values("key")
+    ).order_by("pk"):
+        latest[decision.object_id] = decision
+    unsettled = [
+        entry
+        for entry in plan.entries.order_by("position")
+        if str(entry.pk) not in latest or latest[str(entry.pk)].action not in SETTLING_ACTIONS
+    ]
+    if len(reviewers) != 2 or unsettled:
+        listed = ", ".join(f"#{entry.position} ({entry.path!r})" for entry in unsettled[:10])
+        raise PlanNotAdjudicable(
+            [
+                f"plan {plan.pk} is double-reviewed; not settled by two reviewers yet: "
+                f"{listed or 'all'}"
+            ]
+        )
+    return {
+        int(key): (reviewers, decision.actor_name if decision.action == "entry.curate" else "")
+        for key, decision in latest.items()
+    }
+
+
+def _agreed(entry: Entry) -> tuple:
+    return tuple(getattr(entry, name) for name in AGREEMENT_FIELDS)
+
+
+def _settle(entry: Entry, source: Entry, *, actor, action: str, note: str, expected_version=None):
+    changes = {name: getattr(source, name) for name in SETTLED_FIELDS}
+    return decide(
+        entry,
+        expected_version=entry.version if expected_version is None else expected_version,
+        actor=actor,
+        action=action,
+        changes={**changes, **decided_by(actor, note)},
+        note=note,
+    )
+
+
+def _adjudicate_when_settled(plan: Plan, *, actor) -> None:
+    """The plan is adjudicated once every entry is settled; a plan the entries cannot make
+    (a merge into a rejected entry, say) stays open, and its page says why."""
+    from review.actions.plans import adjudicate_plan
+
+    plan.refresh_from_db()
+    if not plan.is_open or plan.entries.filter(state=Entry.State.PROPOSED).exists():
+        return
+    with contextlib.suppress(PlanNotAdjudicable):
+        adjudicate_plan(plan, actor=actor, expected_version=plan.version)

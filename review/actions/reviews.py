@@ -1,0 +1,195 @@
+"""Second opinions: the review policy of each queue, and how a verdict on a case or a
+publication decision on an answer is recorded when its policy asks for two people.
+
+Under double review the first opinion does not decide the item; a second reviewer (never the
+same person) gives theirs blind. Agreeing opinions decide; disagreeing ones wait for a curator,
+whose decision is final and names both it settles. Each step is its own versioned decision in
+the log, so `review.decisions.undo_latest` takes back any of them.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Model, Q, QuerySet
+
+from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
+from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
+from review.models import Answer, Case, Decision, ReviewPolicy, SecondOpinions
+from review.permissions import can_curate
+
+Queue = ReviewPolicy.Queue
+# The first opinion that goes against the machine, per queue: the policy may always check it.
+OVERTURNS = {Queue.CASES: Case.Verdict.OVERTURNED, Queue.ANSWERS: Answer.State.WITHDRAWN}
+MAX_CONDITIONS = 50
+
+
+# --- the policy ----------------------------------------------------------------------------
+
+
+def policy_for(queue: str) -> ReviewPolicy:
+    """The queue's policy; single review until staff set one."""
+    return ReviewPolicy.objects.filter(queue=queue).first() or ReviewPolicy(queue=queue)
+
+
+def queue_of(item: Model) -> str:
+    return Queue.CASES if isinstance(item, Case) else Queue.ANSWERS
+
+
+def set_policy(
+    queue: str,
+    *,
+    actor,
+    expected_version: int,
+    mode: str,
+    share_percent: int,
+    seed: str = "",
+    reasons=(),
+    rules=(),
+    on_overturn: bool = False,
+    note: str = "",
+) -> Decision:
+    """Change a queue's review policy, logged as "policy.set". Only staff."""
+    if not actor.is_staff:
+        raise ActionRefused("Only staff set review policies.")
+    if queue not in Queue.values:
+        raise ActionRefused(
+            f"There is no queue {queue!r}; the queues are {', '.join(Queue.values)}."
+        )
+    if mode not in ReviewPolicy.Mode.values:
+        raise ActionRefused(f"A review mode is single or double, not {mode!r}.")
+    try:
+        drawn_for_second_opinion("check", seed=seed, percent=share_percent)
+    except PolicyError as refused:
+        raise ActionRefused(str(refused)) from refused
+    for name, values in (("validator reasons", reasons), ("proposer rules", rules)):
+        if len(values) > MAX_CONDITIONS or any(len(v) > 200 for v in values):
+            raise ActionRefused(f"At most {MAX_CONDITIONS} {name} of up to 200 characters each.")
+    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
+    return decide(
+        policy,
+        expected_version=expected_version,
+        actor=actor,
+        action="policy.set",
+        changes={
+            "mode": mode,
+            "share_percent": share_percent,
+            "seed": seed[:MAX_SEED_CHARS],
+            "reasons": sorted(set(reasons)),
+            "rules": sorted(set(rules)),
+            "on_overturn": on_overturn,
+            **decided_by(actor, note.strip()),
+        },
+        note=note.strip(),
+    )
+
+
+def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
+    """Whether `policy` wants a second opinion on `item`, whose first opinion is `opinion`."""
+    if not policy.is_double:
+        return False
+    if isinstance(item, Case) and item.validator_reason in policy.reasons:
+        return True
+    if policy.on_overturn and OVERTURNS.get(policy.queue) == opinion:
+        return True
+    return drawn_for_second_opinion(
+        item.external_id, seed=policy.seed, percent=policy.share_percent
+    )
+
+
+# --- opinions ------------------------------------------------------------------------------
+
+
+def give_opinion(
+    item: SecondOpinions,
+    opinion: str,
+    *,
+    prefix: str,
+    actor,
+    expected_version: int,
+    note: str,
+) -> Decision | None:
+    """Record `opinion` as the first or second opinion, or as the curator's decision, when
+    the item is under double review; None when it is not, and the caller decides as one
+    person always did. `prefix` names the log's actions ("case" gives "case.first_opinion")."""
+    stage = item.review_stage
+    if stage == item.SINGLE and (
+        # Changing a decision made before the policy asked for two stays one person's change.
+        item.outcome != item.UNDECIDED
+        or not asks_for_two(policy_for(queue_of(item)), item, opinion)
+    ):
+        return None
+    changes: dict
+    if stage == item.SINGLE:
+        action = "first_opinion"
+        changes = {"first_opinion": opinion, "first_by_id": actor.pk, "first_note": note}
+    elif stage == item.AWAITING_SECOND:
+        if item.first_by_id == actor.pk:
+            raise ActionRefused(
+                "You gave the first opinion on this item; a second reviewer decides it."
+            )
+        action = "second_opinion"
+        changes = {"second_opinion": opinion, "second_by_id": actor.pk, "second_note": note}
+        if opinion == item.first_opinion:
+            changes.update({item.OUTCOME_FIELD: opinion, **decided_by(actor, note)})
+    elif stage == item.IN_CURATION:
+        if not can_curate(actor):
+            raise ActionRefused("The two opinions differ: a curator decides this item.")
+        if actor.pk in (item.first_by_id, item.second_by_id):
+            raise ActionRefused("A curator settles other people's opinions, not their own.")
+        action = "curate"
+        changes = {item.OUTCOME_FIELD: opinion, **decided_by(actor, note)}
+        note = (
+            f"settles {item.first_opinion} by {item.first_by} and {item.second_opinion} by "
+            f"{item.second_by}" + (f": {note}" if note else "")
+        )
+    else:
+        raise ActionRefused("Two reviewers decided this item; undo their decision to reopen it.")
+    return decide(
+        item,
+        expected_version=expected_version,
+        actor=actor,
+        action=f"{prefix}.{action}",
+        changes=changes,
+        note=note,
+    )
+
+
+def undo_opinion(item: SecondOpinions, *, actor, expected_version: int, action: str) -> Decision:
+    """Undo the latest decision on `item`. Under double review only its author or a curator
+    may: anyone else would take back an opinion they are not meant to have seen."""
+    if item.review_stage != item.SINGLE:
+        latest = last_undoable(item, action)
+        if latest is not None and latest.actor_id != actor.pk and not can_curate(actor):
+            raise ActionRefused("Only its author or a curator takes back a reviewer's opinion.")
+    return undo_latest(item, actor=actor, expected_version=expected_version, action=action)
+
+
+# --- what needs whom -----------------------------------------------------------------------
+
+
+def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
+    """The items that need a review from `user`: second opinions others began and items
+    nobody has decided yet (when `user` may decide them), disagreements (for curators).
+
+    The queue of part 11 will hand these out under leases; until then "Review next" links
+    to the first of them (`next_for`)."""
+    wanted = Q(pk__in=[])
+    if may_decide:
+        wanted |= model.awaiting_second_q() & ~Q(first_by=user)
+        wanted |= Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED})
+    if can_curate(user):
+        wanted |= model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
+    return model.objects.filter(wanted).order_by("pk")
+
+
+def next_for(user, model: type[SecondOpinions], may_decide: bool):
+    """The one item to hand `user` next: a second opinion first, then curation, then new."""
+    items = needing_review_by(user, model, may_decide)
+    for wanted in (
+        model.awaiting_second_q() & ~Q(first_by=user),
+        model.in_curation_q(),
+        Q(),
+    ):
+        found = items.filter(wanted).first()
+        if found is not None:
+            return found
+    return None

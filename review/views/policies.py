@@ -1,0 +1,70 @@
+"""/policies/: staff set each queue's review policy (single or double review); and "Review
+next", which hands a person the next item that needs their review."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from review.actions.reviews import next_for, policy_for, set_policy
+from review.decisions import ActionRefused, StaleVersion
+from review.forms import ReviewPolicyForm
+from review.models import Answer, Case, ReviewPolicy
+from review.permissions import can_decide_answers, can_decide_cases
+
+# What "Review next" hands out, per queue: the rows, who may decide them, the page of one.
+NEXT = {
+    ReviewPolicy.Queue.CASES: (Case, can_decide_cases, "case", "cases"),
+    ReviewPolicy.Queue.ANSWERS: (Answer, can_decide_answers, "answer", "answers"),
+}
+
+
+def _forms(request: HttpRequest, bound: ReviewPolicyForm | None = None) -> list:
+    forms = []
+    for queue, label in ReviewPolicy.Queue.choices:
+        policy = policy_for(queue)
+        form = bound if bound is not None and bound.prefix == queue else None
+        forms.append((queue, label, policy, form or ReviewPolicyForm.for_policy(policy)))
+    return forms
+
+
+@require_http_methods(["GET", "POST"])
+def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
+    if not request.user.is_staff:
+        raise PermissionDenied("Only staff set review policies.")
+    if request.method == "GET":
+        return render(request, "review/policies.html", {"forms": _forms(request)})
+    if queue not in ReviewPolicy.Queue.values:
+        raise Http404("No such queue.")
+    form = ReviewPolicyForm(request.POST, prefix=queue)
+    if form.is_valid():
+        try:
+            set_policy(
+                queue,
+                actor=request.user,
+                expected_version=form.cleaned_data["version"],
+                **form.policy_changes(),
+            )
+        except (ActionRefused, StaleVersion) as refused:
+            form.add_error(None, str(refused))
+        else:
+            messages.success(request, f"The {queue} policy is saved.")
+            return redirect("policies")
+    context = {"forms": _forms(request, form)}
+    return render(request, "review/policies.html", context, status=422)
+
+
+@require_GET
+def review_next(request: HttpRequest, queue: str) -> HttpResponse:
+    if queue not in NEXT:
+        raise Http404("No such queue.")
+    model, may_decide, page, list_page = NEXT[queue]
+    item = next_for(request.user, model, may_decide(request.user))
+    if item is None:
+        messages.info(request, "Nothing is waiting for your review.")
+        return redirect(list_page)
+    return redirect(reverse(page, args=[item.pk]))

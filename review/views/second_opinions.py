@@ -1,0 +1,79 @@
+"""What the case and answer decision panels show of a double review, and what they hide.
+
+Blind review: while the second opinion is awaited, nobody but the first reviewer sees the first
+opinion, its note or its author, in the panel or in the history under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from review.decisions import can_undo
+from review.models import SecondOpinions
+from review.permissions import can_curate
+
+
+@dataclass(frozen=True)
+class Opinion:
+    label: str
+    reviewer: str
+    note: str
+
+
+@dataclass(frozen=True)
+class OpinionsPanel:
+    stage: str
+    message: str
+    opinions: tuple[Opinion, ...] = ()
+
+
+def may_decide_now(user, item: SecondOpinions, may_decide: bool) -> bool:
+    """Whether `user` gets the buttons: in curation only curators, otherwise deciders, and
+    never the first reviewer while the second opinion is awaited."""
+    stage = item.review_stage
+    if stage == item.IN_CURATION:
+        return can_curate(user) and user.pk not in (item.first_by_id, item.second_by_id)
+    if stage == item.AWAITING_SECOND:
+        return may_decide and item.first_by_id != user.pk
+    return may_decide
+
+
+def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool, undo: str):
+    """The panel's `opinions`, `can_decide`, `can_undo` and `history` for `request.user`."""
+    user = request.user
+    label = dict(type(item)._meta.get_field(item.OUTCOME_FIELD).choices)
+    stage = item.review_stage
+    panel = None
+    if item.hides_first_opinion_from(user):
+        # Only the viewer's own decisions: the first reviewer's row names them and their note.
+        history = [decision for decision in history if decision.actor_id == user.pk]
+        panel = OpinionsPanel(stage, "Second opinion: decide without seeing the first.")
+    elif stage == item.AWAITING_SECOND:
+        panel = OpinionsPanel(
+            stage,
+            "Your first opinion; a second reviewer decides blind.",
+            (Opinion(label.get(item.first_opinion, ""), str(item.first_by), item.first_note),),
+        )
+    elif stage != item.SINGLE:
+        messages = {
+            item.IN_CURATION: "The two opinions differ: a curator decides.",
+            item.AGREED: "Two reviewers agreed.",
+            item.CURATED: "A curator settled two opinions that differed.",
+        }
+        panel = OpinionsPanel(
+            stage,
+            messages[stage],
+            tuple(
+                Opinion(label.get(value, value), str(reviewer), note)
+                for value, reviewer, note in (
+                    (item.first_opinion, item.first_by, item.first_note),
+                    (item.second_opinion, item.second_by, item.second_note),
+                )
+            ),
+        )
+    return {
+        "opinions": panel,
+        "can_decide": may_decide_now(user, item, may_decide),
+        "can_undo": can_undo(history, undo),
+        "history": history,
+    }
