@@ -16,6 +16,12 @@ def role(user) -> str:
 
 
 @register.filter
+def get_item(mapping, key):
+    """`mapping[key]`, or None: for a figure looked up by a row's name."""
+    return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter
 def reads_insights(user) -> bool:
     return can_read_insights(user)
 

@@ -23,13 +23,18 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("The insights are for editors, moderators and curators.")
     filters = Filters.from_query(request.GET)
     figures = insights(filters)
+    people = agreement()
     labels = [week.start.isoformat() for week in figures.weeks]
     confusion = figures.validator.confusion
     listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
     case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
     context = {
         "figures": figures,
-        "people": agreement(),
+        "people": people,
+        # Beside each rule's and reason's record, how far two people agree on the same items:
+        # whether the record is within human noise.
+        "rule_agreement": {group.name: group.kappa for group in people.plans.by_rule},
+        "reason_agreement": {group.name: group.kappa for group in people.cases.by_reason},
         "disagreements": [
             (side, case_id, reverse("case", args=[case_pks[case_id]]))
             for side, ids in (
