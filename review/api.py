@@ -626,7 +626,7 @@ def _import_job(request: HttpRequest, kind: str, skip_invalid: bool) -> Status:
 
 @api.get(
     "/jobs/{job_id}",
-    response=answers({200: JobOut}, 404),
+    response=answers({200: JobOut}, 404, 422),
     url_name="job",
     summary="A background job: its status (queued, running, succeeded, failed), progress "
     "and result, or why it failed",

@@ -109,7 +109,7 @@ def test_ctrl_c_stops_the_server_and_the_worker(editor) -> None:
     children = children_of(wrapper.pid)
     time.sleep(1)  # past the worker's start, into its loop
     os.killpg(wrapper.pid, signal.SIGINT)
-    wrapper.wait(timeout=30)
+    wrapper.wait(timeout=90)
     assert not [child for child in children if is_running(child)]
 
 
@@ -117,5 +117,5 @@ def test_ctrl_c_stops_the_server_and_the_worker(editor) -> None:
 def test_the_worker_stops_when_the_server_exits_by_itself(editor) -> None:
     wrapper = start_wrapper(sys.executable, "-c", "import time; time.sleep(2); raise SystemExit(3)")
     children = children_of(wrapper.pid)
-    assert wrapper.wait(timeout=30) == 3
+    assert wrapper.wait(timeout=90) == 3
     assert not [child for child in children if is_running(child)]
