@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterable
@@ -69,3 +70,16 @@ def write_atomically(path: str | Path, chunks: Iterable[str]) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_figures(command, figures, as_csv, *, format: str, out: str | None) -> None:
+    """Figures (with `to_dict`) as JSON or as `as_csv(figures)`, to the file `out`
+    (atomically) or to the command's standard output."""
+    if format == "json":
+        text = json.dumps(figures.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = as_csv(figures)
+    if out:
+        write_atomically(out, [text])
+    else:
+        command.stdout.write(text, ending="")

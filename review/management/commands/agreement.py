@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from django.core.management.base import BaseCommand
 
 from grounding.agreement import Agreement
 from review.agreement import PeopleAgreement, agreement
-from review.management.commands._common import write_atomically
+from review.management.commands._common import write_figures
 
 CSV_COLUMNS = ("queue", "figure", "name", "value", "low", "high", "n_items", "detail")
 
@@ -28,14 +27,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         figures = agreement()
-        if options["format"] == "json":
-            text = json.dumps(figures.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = as_csv(figures)
-        if options["out"]:
-            write_atomically(options["out"], [text])
-        else:
-            self.stdout.write(text, ending="")
+        write_figures(self, figures, as_csv, format=options["format"], out=options["out"])
 
 
 def as_csv(figures: PeopleAgreement) -> str:

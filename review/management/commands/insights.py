@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 from django.core.management.base import BaseCommand
 
 from review.insights import Filters, Insights, insights
-from review.management.commands._common import write_atomically
+from review.management.commands._common import write_figures
 
 CSV_COLUMNS = ("section", "name", "version", "successes", "n", "share", "low", "high", "detail")
 
@@ -44,14 +43,7 @@ class Command(BaseCommand):
         if options["document"] is not None:
             query["document"] = str(options["document"])
         figures = insights(Filters.from_query(query))
-        if options["format"] == "json":
-            text = json.dumps(figures.to_dict(), indent=2, ensure_ascii=False) + "\n"
-        else:
-            text = as_csv(figures)
-        if options["out"]:
-            write_atomically(options["out"], [text])
-        else:
-            self.stdout.write(text, ending="")
+        write_figures(self, figures, as_csv, format=options["format"], out=options["out"])
 
 
 def as_csv(figures: Insights) -> str:
