@@ -139,8 +139,12 @@ def rule_record(rule: str, proposer_version: str) -> RuleRecord | None:
 
 
 def _rules(rules: Any, filters: Filters) -> list[str]:
-    names = [str(rule) for rule in rules or ()] or ["no rule"]
-    return [rule for rule in names if not filters.rule or rule == filters.rule]
+    """The entry's rules the figures count: all of them, or only the one filtered on."""
+    return [rule for rule in _rule_names(rules) if not filters.rule or rule == filters.rule]
+
+
+def _rule_names(rules: Any) -> list[str]:
+    return [str(rule) for rule in rules or ()] or ["no rule"]
 
 
 # --- the validator's reasons ------------------------------------------------------------------
@@ -346,7 +350,7 @@ def _weekly_rule_counts(filters: Filters, bounds) -> list[tuple[int, int]]:
     rows = decided.values("rules").annotate(**aggregates).order_by()
     totals = [[0, 0] for _ in bounds]
     for row in rows:
-        if filters.rule and filters.rule not in _rules(row["rules"], Filters()):
+        if filters.rule and filters.rule not in _rule_names(row["rules"]):
             continue
         for index, total in enumerate(totals):
             total[0] += row[f"ok{index}"]

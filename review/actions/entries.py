@@ -113,18 +113,20 @@ def undo_target(entry: Entry) -> Decision | None:
 
 def neighbours(entry: Entry) -> tuple[Entry | None, Entry | None]:
     """The entries just before and just after this one in its plan."""
-    siblings = Entry.objects.filter(plan_id=entry.plan_id).defer("proposed")
-    previous = siblings.filter(position__lt=entry.position).order_by("-position").first()
-    following = siblings.filter(position__gt=entry.position).order_by("position").first()
-    return previous, following
+    return _previous(entry), _following(entry)
 
 
+def _siblings(entry: Entry):
+    return Entry.objects.filter(plan_id=entry.plan_id).defer("proposed")
+
+
+# One query each: an action that needs only one side of an entry asks only for that side.
 def _previous(entry: Entry) -> Entry | None:
-    return neighbours(entry)[0]
+    return _siblings(entry).filter(position__lt=entry.position).order_by("-position").first()
 
 
 def _following(entry: Entry) -> Entry | None:
-    return neighbours(entry)[1]
+    return _siblings(entry).filter(position__gt=entry.position).order_by("position").first()
 
 
 # --- keeping the plan open --------------------------------------------------------------------
