@@ -237,6 +237,9 @@ class DecisionOut(Schema):
     after: dict
     note: str
     undoes: int | None
+    withheld: str = Field(
+        "", description="why the row's actor, before, after and note are withheld from you"
+    )
 
 
 class PlanPage(Schema):
@@ -653,7 +656,8 @@ def list_decisions(request: HttpRequest, page: Query[PageIn], since: str | None 
         after = Decision.objects.only("at").filter(pk=page.after).first()
         if after is None:
             raise ImportRefused(f"after: there is no decision {page.after}")
-    rows = decisions_since(moment, after)
+    # Blind review holds for the log too: what the pages keep from this reader, it withholds.
+    rows = decisions_since(moment, after).blind_to(request.auth)
     shown = _page(request, list(rows[: page.limit + 1]), page)
     return {"items": [decision_as_dict(row) for row in shown["rows"]], "next": shown["next"]}
 

@@ -179,7 +179,7 @@ def import_summary(result: ImportResult) -> dict:
 
 
 def _export(job: Job, progress: _Progress) -> dict:
-    job.output = "".join(decision_log_lines(on_row=progress)).encode("utf-8")
+    job.output = "".join(decision_log_lines(on_row=progress, reader=job.created_by)).encode("utf-8")
     return {"decisions": job.progress, "bytes": len(job.output)}
 
 

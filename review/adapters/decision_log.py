@@ -26,7 +26,26 @@ def parse_since(value: str) -> dt.datetime:
     return moment
 
 
+# What a withheld row still says: that a decision was made, when, and on what; never by whom,
+# what it was or its note (`DecisionQuerySet.blind_to`).
+WITHHELD = "double review unfinished: shown once the item is settled"
+
+
 def decision_as_dict(row: Decision) -> dict:
+    if getattr(row, "withheld", False):
+        return {
+            "id": row.pk,
+            "at": row.at.isoformat(),
+            "actor": "",
+            "action": row.action,
+            "object_type": row.object_type,
+            "object_id": row.object_id,
+            "before": {},
+            "after": {},
+            "note": "",
+            "undoes": None,
+            "withheld": WITHHELD,
+        }
     return {
         "id": row.pk,
         "at": row.at.isoformat(),
@@ -41,18 +60,23 @@ def decision_as_dict(row: Decision) -> dict:
     }
 
 
-def iter_decisions(since: dt.datetime | None = None) -> Iterator[dict]:
-    for row in decisions_since(since).iterator(chunk_size=1000):
+def iter_decisions(since: dt.datetime | None = None, *, reader=None) -> Iterator[dict]:
+    """The log as `reader` may see it (None: no one in particular), oldest first."""
+    for row in decisions_since(since).blind_to(reader).iterator(chunk_size=1000):
         yield decision_as_dict(row)
 
 
 def decision_log_lines(
-    since: dt.datetime | None = None, on_row: Callable[[int, int], None] | None = None
+    since: dt.datetime | None = None,
+    on_row: Callable[[int, int], None] | None = None,
+    *,
+    reader=None,
 ) -> Iterator[str]:
-    """The log as JSON Lines, oldest first: what `export_decisions` writes and an export job
-    keeps. `on_row(done, total)` hears each row written."""
+    """The log as JSON Lines, oldest first, as `reader` may see it: what `export_decisions`
+    writes (for no one in particular) and an export job keeps (for whoever started it).
+    `on_row(done, total)` hears each row written."""
     total = decisions_since(since).count() if on_row is not None else 0
-    for done, row in enumerate(iter_decisions(since), start=1):
+    for done, row in enumerate(iter_decisions(since, reader=reader), start=1):
         yield json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
         if on_row is not None:
             on_row(done, total)

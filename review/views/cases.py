@@ -257,7 +257,9 @@ def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int
     latest = latest_decision(case)
     if latest is None or latest.actor_id == request.user.pk:
         return "", case.version
-    context = {"case": case, "latest": latest, "oob": True}
+    # Blind review: a first opinion given meanwhile is news, but not whose it was or its note.
+    blind = case.hides_first_opinion_from(request.user)
+    context = {"case": case, "latest": latest, "oob": True, "blind": blind}
     html = render_to_string("review/cases/case.html#verdict-badge", context, request)
     html += render_to_string("review/cases/live_news.html", context, request)
     return html, case.version

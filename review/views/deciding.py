@@ -57,6 +57,10 @@ def panel_outcome(request: HtmxHttpRequest, *, stale=None, refused=None) -> dict
     """What a decision panel shows of an outcome: the other person's decision (409), or the
     refusal with the note as typed, offered again rather than lost (422)."""
     if stale is not None:
+        hides = getattr(stale.current, "hides_first_opinion_from", None)
+        if hides is not None and hides(request.user):
+            # Blind review: the decision met may be the first opinion; not whose it was.
+            stale = StaleVersion(stale.current, None)
         return {"stale": stale}
     if refused is not None:
         return {"error": str(refused), "note": request.POST.get("note", "")}

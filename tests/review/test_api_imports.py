@@ -186,6 +186,7 @@ def test_decisions_are_pulled_oldest_first_with_every_field(api: Client) -> None
         "after": {"verdict": "overturned"},
         "note": "context matters",
         "undoes": None,
+        "withheld": "",
     }
     assert rows[2]["undoes"] == later.pk
 

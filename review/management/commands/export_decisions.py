@@ -12,7 +12,10 @@ from review.management.commands._common import refusal, write_atomically
 class Command(BaseCommand):
     help = (
         "Write the decision log as JSON Lines, one decision per line in the order they were "
-        "made: id, at, actor, action, object_type, object_id, before, after, note, undoes."
+        "made: id, at, actor, action, object_type, object_id, before, after, note, undoes. "
+        "A row of a double review still under way says only that a decision was made, on "
+        'what and when ("withheld"), until the item is settled: the log is as blind as the '
+        "pages."
     )
 
     def add_arguments(self, parser):
