@@ -1,5 +1,5 @@
-"""The app's forms: the two uploads on the plans list, a document's revision upload, and the
-entry edit form.
+"""The app's forms: the two uploads on the plans list, a document's revision upload, the
+entry edit form (and the curator's, which settles a double review with it), a review policy.
 
 The edit form only carries what the editor typed: what makes an edit valid (offsets, the
 path grammar, the neighbours) is `review.actions.entries.edit_entry`'s to say, so its field
@@ -107,6 +107,36 @@ class EntryEditForm(forms.Form):
                 # The template gives the field's errors this id (Django marks it aria-invalid).
                 error_id = self.auto_id.replace("%s", f"{field}-error")
                 self.fields[field].widget.attrs["aria-describedby"] = error_id
+
+
+class CurationEditForm(EntryEditForm):
+    """The entry edit form as a curator settles a double review with it: the same fields,
+    starting from one reviewer's version, and what the entry becomes."""
+
+    state = forms.ChoiceField(
+        label="The entry is",
+        required=False,
+        choices=[
+            ("", "Kept, with these values"),
+            (Entry.State.REJECTED, "Rejected"),
+            (Entry.State.MERGED, "Merged into the entry before"),
+        ],
+    )
+
+    def __init__(self, entry: Entry, text_length: int, data=None, *, start_from=None):
+        super().__init__(entry, text_length, data)
+        if start_from is not None:
+            self.initial.update(
+                title=start_from.title,
+                path=start_from.path,
+                start=start_from.span_start,
+                end=start_from.span_end,
+                state="" if start_from.state in Entry.KEPT_STATES else start_from.state,
+            )
+
+    def settled_state(self) -> str | None:
+        """The state asked for (None: kept, edited or accepted as the values say)."""
+        return self.data.get("state") or None
 
 
 class ReviewPolicyForm(forms.Form):

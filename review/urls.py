@@ -52,6 +52,16 @@ urlpatterns = [
         plan_reviews.plan_curate_entry,
         name="plan-curate-entry",
     ),
+    path(
+        "plans/<int:pk>/curation/<int:entry_pk>/edit/",
+        plan_reviews.plan_curate_edit,
+        name="plan-curate-edit",
+    ),
+    path(
+        "plans/<int:pk>/curation/<int:entry_pk>/undo/",
+        plan_reviews.plan_curate_undo,
+        name="plan-curate-undo",
+    ),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
     path("plans/<int:pk>/entries/<int:entry_pk>/edit/", entries.entry_edit, name="entry-edit"),
     path(

@@ -165,6 +165,29 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
     )
 
 
+def state_refusal(entry: Entry, state: str) -> str | None:
+    """Why `entry` cannot be rejected or merged beside its neighbours as they are now (None
+    when it can): nothing may stay merged into a rejected entry, and a merge needs a kept entry
+    before it."""
+    if state == State.REJECTED:
+        following = _following(entry)
+        if following is not None and following.state == State.MERGED:
+            return (
+                f"“{following.title}” is merged into this entry; "
+                "undo that merge before rejecting it."
+            )
+    if state == State.MERGED:
+        previous = _previous(entry)
+        if previous is None:
+            return "The first entry has no entry before it to merge into."
+        if previous.state == State.REJECTED:
+            return (
+                f"The entry before this one (“{previous.title}”) is rejected; "
+                "a merge needs a kept entry to join."
+            )
+    return None
+
+
 # --- the actions ------------------------------------------------------------------------------
 
 
@@ -190,11 +213,9 @@ def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
     ensure_seen(entry, expected_version)
     if entry.state == State.REJECTED:
         raise ActionRefused("This entry is already rejected.")
-    following = _following(entry)
-    if following is not None and following.state == State.MERGED:
-        raise ActionRefused(
-            f"“{following.title}” is merged into this entry; undo that merge before rejecting it."
-        )
+    refusal = state_refusal(entry, State.REJECTED)
+    if refusal:
+        raise ActionRefused(refusal)
     return _set_state(
         entry,
         State.REJECTED,
@@ -211,14 +232,9 @@ def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -
     ensure_seen(entry, expected_version)
     if entry.state == State.MERGED:
         raise ActionRefused("This entry is already merged into the one before it.")
-    previous = _previous(entry)
-    if previous is None:
-        raise ActionRefused("The first entry has no entry before it to merge into.")
-    if previous.state == State.REJECTED:
-        raise ActionRefused(
-            f"The entry before this one (“{previous.title}”) is rejected; "
-            "a merge needs a kept entry to join."
-        )
+    refusal = state_refusal(entry, State.MERGED)
+    if refusal:
+        raise ActionRefused(refusal)
     return _set_state(
         entry,
         State.MERGED,
@@ -329,7 +345,19 @@ class EditRequest:
     keep_boundaries: bool = False
 
 
-def edit_entry(entry: Entry, request: EditRequest, *, actor, expected_version: int) -> Decision:
+def edit_entry(
+    entry: Entry,
+    request: EditRequest,
+    *,
+    actor,
+    expected_version: int,
+    action: str = "entry.edit",
+    state: str | None = None,
+    note: str | None = None,
+) -> Decision:
+    """Edit the entry's title, path or boundaries, kept (edited, or accepted when that is what
+    was proposed). A curator settling a double review edits with its own `action` and log
+    `note`, and may give the entry another `state` (rejected or merged) beside its neighbours."""
     _ensure_open(entry.plan)
     # Offers and field errors redraw the form at the entry's version now: one the editor
     # never saw is a conflict first, or the next submit would overwrite it unseen.
@@ -355,17 +383,24 @@ def edit_entry(entry: Entry, request: EditRequest, *, actor, expected_version: i
     if not changes and entry.state in Entry.KEPT_STATES:
         raise EditRefused({"form": ["Nothing changed: change the title, the path or a boundary."]})
 
-    edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
-    changes.update(
-        state=State.EDITED if edited else State.ACCEPTED, **decided_by(actor, request.note)
-    )
+    if state in (State.REJECTED, State.MERGED):
+        refusal = state_refusal(entry, state)
+        if refusal:
+            raise EditRefused({"state": [refusal]})
+    elif state is None or state in Entry.KEPT_STATES:
+        edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
+        state = State.EDITED if edited else State.ACCEPTED
+    else:
+        raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})
+    note = request.note if note is None else note
+    changes.update(state=state, **decided_by(actor, note))
     return decide(
         entry,
         expected_version=expected_version,
         actor=actor,
-        action="entry.edit",
+        action=action,
         changes=changes,
-        note=request.note,
+        note=note,
         guard=_still_open(entry),
     )
 

@@ -18,8 +18,9 @@ from django.db.models import CharField
 from django.db.models.functions import Cast
 
 from grounding.review_policy import drawn_for_second_opinion
+from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
 from review.adapters.errors import PlanNotAdjudicable
-from review.decisions import ActionRefused, decide, decided_by, record
+from review.decisions import ActionRefused, decide, decided_by, record, undoable
 from review.models import Decision, Entry, Plan, ReviewPolicy
 from review.permissions import can_curate
 
@@ -136,8 +137,9 @@ def review_copies(plan: Plan) -> list[Plan]:
 
 
 def differing_entries(plan: Plan) -> list[tuple[Entry, Entry, Entry]]:
-    """(the plan's entry, the first copy's, the second copy's) where two submitted copies
-    differ and no curator has settled it yet."""
+    """(the plan's entry, the first copy's, the second copy's) for each entry a curator has to
+    settle once both copies are in: where they differ, and where an agreement or a curation
+    was undone (the entry is proposed again, and only a curator settles it now)."""
     copies = [copy for copy in review_copies(plan) if not copy.is_open]
     if len(copies) != 2:
         return []
@@ -145,7 +147,7 @@ def differing_entries(plan: Plan) -> list[tuple[Entry, Entry, Entry]]:
     return [
         (entry, a, b)
         for entry, a, b in zip(plan.entries.order_by("position"), first, second, strict=True)
-        if entry.state == Entry.State.PROPOSED and _agreed(a) != _agreed(b)
+        if entry.state == Entry.State.PROPOSED
     ]
 
 
@@ -169,31 +171,91 @@ def settle_agreements(plan: Plan, *, actor) -> int:
 
 def curate_entry(entry: Entry, pick: str, *, actor, expected_version: int) -> Decision:
     """The curator takes the first or second copy's version of an entry the copies differ on."""
-    plan = entry.plan
-    if not can_curate(actor):
-        raise ActionRefused("Only curators settle what two editors disagree on.")
-    copies = review_copies(plan)
-    if actor.pk in {copy.reviewer_id for copy in copies}:
-        raise ActionRefused("A curator settles other people's reviews, not their own.")
-    differing = {row[0].pk: row for row in differing_entries(plan)}
-    if entry.pk not in differing:
-        raise ActionRefused("The two reviews agree on this entry, or it is settled already.")
-    _, a, b = differing[entry.pk]
+    a, b, settles = _to_settle(entry, actor)
     chosen = {"first": a, "second": b}.get(pick)
     if chosen is None:
         raise ActionRefused("Pick the first or the second review.")
-    (name_a, name_b) = (copy.reviewer.username for copy in copies)
-    note = f"settles {a.state} by {name_a} and {b.state} by {name_b}: took {pick}"
     decision = _settle(
         entry,
         chosen,
         actor=actor,
         action="entry.curate",
-        note=note,
+        note=f"{settles}: took {pick}",
         expected_version=expected_version,
     )
-    _adjudicate_when_settled(plan, actor=actor)
+    _adjudicate_when_settled(entry.plan, actor=actor)
     return decision
+
+
+def curate_entry_edit(
+    entry: Entry, request: EditRequest, state: str | None, *, actor, expected_version: int
+) -> Decision:
+    """The curator settles an entry the copies differ on with a version of their own: its
+    title, path and boundaries edited, kept (or rejected, or merged into the one before), held
+    to every rule an editor's edit is (`actions.entries.edit_entry`)."""
+    _, _, settles = _to_settle(entry, actor)
+    note = f"{settles}: edited" + (f": {request.note}" if request.note else "")
+    decision = edit_entry(
+        entry,
+        request,
+        actor=actor,
+        expected_version=expected_version,
+        action="entry.curate",
+        state=state,
+        note=note,
+    )
+    _adjudicate_when_settled(entry.plan, actor=actor)
+    return decision
+
+
+def undo_settlement(entry: Entry, *, actor, expected_version: int) -> Decision:
+    """Take back the agreement or the curation that settled an entry of a double-reviewed
+    plan still open; the entry goes back to curation. Only curators (not one of the two
+    reviewers): reopening what two people settled is curation too."""
+    _may_curate(entry.plan, actor)
+    latest = undo_target(entry)
+    if latest is None or latest.action not in SETTLING_ACTIONS:
+        raise ActionRefused("Nothing settled this entry last: there is no settlement to undo.")
+    return undo_entry(
+        entry,
+        actor=actor,
+        expected_version=expected_version,
+        note=f"undoes {latest.action} by {latest.actor_name}",
+    )
+
+
+def settlements(plan: Plan) -> dict[int, Decision]:
+    """Entry id -> the agreement or curation an undo would take back, for the plan's entries
+    whose latest undoable decision is one (one query)."""
+    keys = Entry.objects.filter(plan=plan).annotate(key=Cast("pk", output_field=CharField()))
+    latest: dict[int, Decision] = {}
+    rows = undoable(
+        Decision.objects.filter(object_type="entry", object_id__in=keys.values("key")), UNDO
+    )
+    for decision in rows.order_by("at", "pk"):
+        latest[int(decision.object_id)] = decision
+    return {pk: decision for pk, decision in latest.items() if decision.action in SETTLING_ACTIONS}
+
+
+def _may_curate(plan: Plan, actor) -> list[Plan]:
+    if not can_curate(actor):
+        raise ActionRefused("Only curators settle what two editors disagree on.")
+    copies = review_copies(plan)
+    if actor.pk in {copy.reviewer_id for copy in copies}:
+        raise ActionRefused("A curator settles other people's reviews, not their own.")
+    return copies
+
+
+def _to_settle(entry: Entry, actor) -> tuple[Entry, Entry, str]:
+    """The two copies' versions of an entry the curator may settle now, and the log's words
+    for what the settlement settles."""
+    copies = _may_curate(entry.plan, actor)
+    differing = {row[0].pk: row for row in differing_entries(entry.plan)}
+    if entry.pk not in differing:
+        raise ActionRefused("The two reviews agree on this entry, or it is settled already.")
+    _, a, b = differing[entry.pk]
+    (name_a, name_b) = (copy.reviewer.username for copy in copies)
+    return a, b, f"settles {a.state} by {name_a} and {b.state} by {name_b}"
 
 
 def entry_reviews(plan: Plan) -> dict[int, tuple[tuple[str, str], str]]:

@@ -107,6 +107,16 @@ def _get_answer_for_decision(request: HttpRequest, pk: int) -> Answer:
     return answer
 
 
+def _get_answer_for_undo(request: HttpRequest, pk: int) -> Answer:
+    """As for a decision; and under double review a curator may take back any step of it
+    (`actions.reviews.undo_opinion` says whose)."""
+    answer = _get_answer_for_user(request, pk)
+    curating = can_curate(request.user) and answer.review_stage != Answer.SINGLE
+    if not (can_decide_answers(request.user) or curating):
+        raise PermissionDenied("Only editors may publish or withdraw answers.")
+    return answer
+
+
 @require_GET
 def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_user(request, pk)
@@ -189,7 +199,7 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    answer = _get_answer_for_decision(request, pk)
+    answer = _get_answer_for_undo(request, pk)
     return respond_to_decision(
         request,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),

@@ -135,6 +135,16 @@ def _get_case_for_decision(request: HttpRequest, pk: int) -> Case:
     return case
 
 
+def _get_case_for_undo(request: HttpRequest, pk: int) -> Case:
+    """As for a decision; and under double review a curator may take back any step of it
+    (`actions.reviews.undo_opinion` says whose)."""
+    case = _get_case_for_user(request, pk)
+    curating = can_curate(request.user) and case.review_stage != Case.SINGLE
+    if not (can_decide_cases(request.user) or curating):
+        raise PermissionDenied("Only moderators may decide cases.")
+    return case
+
+
 @require_GET
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_user(request, pk)
@@ -223,7 +233,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = _get_case_for_decision(request, pk)
+    case = _get_case_for_undo(request, pk)
     return respond_to_decision(
         request,
         lambda version: undo_case(case, actor=request.user, expected_version=version),

@@ -1,5 +1,6 @@
 """Double review of a plan: the notice on the plan page, opening one's own review copy, and
-the curation view of only the entries where the two reviews differ, side by side."""
+the curation view of only the entries where the two reviews differ, side by side, where the
+curator takes one side or edits the entry, and can undo what settled an entry."""
 
 from __future__ import annotations
 
@@ -9,16 +10,22 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from review.actions.entries import BoundaryOffer, EditRefused
 from review.actions.plan_reviews import (
     curate_entry,
+    curate_entry_edit,
     differing_entries,
     is_double_reviewed,
     open_review_copy,
     review_copies,
+    settlements,
+    undo_settlement,
 )
 from review.decisions import ActionRefused, StaleVersion
+from review.forms import CurationEditForm
 from review.models import Entry, Plan
 from review.permissions import can_curate, can_decide_plans
+from review.views.deciding import NO_VERSION
 
 
 def may_see_copy(user, copy: Plan) -> bool:
@@ -63,39 +70,125 @@ def _get_plan_for_curator(request: HttpRequest, pk: int) -> Plan:
     return get_object_or_404(Plan.objects.select_related("document"), pk=pk, review_of__isnull=True)
 
 
-@require_GET
-def plan_curation(request: HttpRequest, pk: int) -> HttpResponse:
-    plan = _get_plan_for_curator(request, pk)
+def _curation_page(
+    request: HttpRequest, plan: Plan, *, editing=None, form=None, offers=None, status=200
+) -> HttpResponse:
+    """The curation page: each entry to settle, its two versions side by side (and, for the
+    one being edited, the edit form), then what is settled, each with its undo."""
     text = plan.document.text
     copies = review_copies(plan)
-    rows = [
-        {
-            "entry": entry,
-            "sides": [
-                (label, copy.reviewer.username, side, text[side.span_start : side.span_end])
-                for label, copy, side in (("first", copies[0], a), ("second", copies[1], b))
-            ],
-        }
-        for entry, a, b in differing_entries(plan)
+    pick = request.GET.get("from", "first")
+    rows = []
+    for entry, a, b in differing_entries(plan):
+        if form is None and request.GET.get("edit") == str(entry.pk):
+            editing = entry
+            start_from = b if pick == "second" else a
+            form = CurationEditForm(entry, len(text), start_from=start_from)
+        rows.append(
+            {
+                "entry": entry,
+                "sides": [
+                    (label, copy.reviewer.username, side, text[side.span_start : side.span_end])
+                    for label, copy, side in (("first", copies[0], a), ("second", copies[1], b))
+                ],
+                "form": form if editing is not None and editing.pk == entry.pk else None,
+            }
+        )
+    found = settlements(plan)
+    settled = [
+        (entry, found[entry.pk]) for entry in plan.entries.order_by("position") if entry.pk in found
     ]
-    return render(request, "review/plans/curation.html", {"plan": plan, "rows": rows})
+    context = {
+        "plan": plan,
+        "rows": rows,
+        "offers": offers,
+        "settled": settled,
+        "last_settled": max(settled, key=lambda row: (row[1].at, row[1].pk), default=None),
+    }
+    return render(request, "review/plans/curation.html", context, status=status)
 
 
-@require_POST
-def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+@require_GET
+def plan_curation(request: HttpRequest, pk: int) -> HttpResponse:
+    return _curation_page(request, _get_plan_for_curator(request, pk))
+
+
+def _entry_to_settle(request: HttpRequest, pk: int, entry_pk: int) -> tuple[Plan, Entry]:
     plan = _get_plan_for_curator(request, pk)
     entry = get_object_or_404(Entry.objects.select_related("plan"), pk=entry_pk, plan=plan)
+    return plan, entry
+
+
+def _version_seen(request: HttpRequest) -> int | None:
     try:
-        version = int(request.POST.get("version", ""))
-        curate_entry(
-            entry, request.POST.get("pick", ""), actor=request.user, expected_version=version
-        )
+        return int(request.POST.get("version", ""))
     except ValueError:
-        messages.error(request, "The form did not say which version you saw; reload the page.")
-    except (ActionRefused, StaleVersion) as refused:
-        messages.error(request, str(refused))
+        messages.error(request, NO_VERSION)
+        return None
+
+
+def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     plan.refresh_from_db()
     if not plan.is_open:
         messages.success(request, "Every entry is settled: the plan is adjudicated.")
         return redirect("plan", pk=plan.pk)
+    return redirect("plan-curation", pk=plan.pk)
+
+
+@require_POST
+def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    plan, entry = _entry_to_settle(request, pk, entry_pk)
+    version = _version_seen(request)
+    if version is None:
+        return redirect("plan-curation", pk=plan.pk)
+    try:
+        curate_entry(
+            entry, request.POST.get("pick", ""), actor=request.user, expected_version=version
+        )
+    except (ActionRefused, StaleVersion) as refused:
+        messages.error(request, str(refused))
+    return _after_settling(request, plan)
+
+
+@require_POST
+def plan_curate_edit(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    """The curator settles the entry with their own edit of it. A refused edit redraws the
+    page with the form as typed and the reasons beside its fields (422), or with the nearest
+    paragraph boundaries to choose from."""
+    plan, entry = _entry_to_settle(request, pk, entry_pk)
+    form = CurationEditForm(entry, len(plan.document.text), request.POST)
+    version = _version_seen(request)
+    if version is None:
+        return redirect("plan-curation", pk=plan.pk)
+    try:
+        curate_entry_edit(
+            entry,
+            form.edit_request(),
+            form.settled_state(),
+            actor=request.user,
+            expected_version=version,
+        )
+    except BoundaryOffer as offer:
+        return _curation_page(request, plan, editing=entry, form=form, offers=offer.offers)
+    except EditRefused as refused:
+        form.add_refusal(refused.errors)
+        return _curation_page(request, plan, editing=entry, form=form, status=422)
+    except (ActionRefused, StaleVersion) as refused:
+        messages.error(request, str(refused))
+    return _after_settling(request, plan)
+
+
+@require_POST
+def plan_curate_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
+    """Take back the agreement or curation that settled an entry: it is to settle again."""
+    plan, entry = _entry_to_settle(request, pk, entry_pk)
+    version = _version_seen(request)
+    if version is None:
+        return redirect("plan-curation", pk=plan.pk)
+    try:
+        undo_settlement(entry, actor=request.user, expected_version=version)
+    except (ActionRefused, StaleVersion) as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, f"Entry #{entry.number} is to settle again.")
     return redirect("plan-curation", pk=plan.pk)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.decisions import can_undo
 from review.models import SecondOpinions
 from review.permissions import can_curate
 
@@ -38,11 +37,27 @@ def may_decide_now(user, item: SecondOpinions, may_decide: bool) -> bool:
     return may_decide
 
 
+def may_undo_now(user, item: SecondOpinions, history, *, may_decide: bool, undo: str) -> bool:
+    """Whether `user` gets the Undo button, by `actions.reviews.undo_opinion`'s rule: under
+    double review only the author of the latest decision or a curator (a curator who settled
+    a case takes it back from the page like anyone else); otherwise whoever may decide."""
+    undone = {decision.undoes_id for decision in history if decision.undoes_id}
+    latest = next((d for d in history if d.action != undo and d.pk not in undone), None)
+    if latest is None:
+        return False
+    if item.review_stage == item.SINGLE:
+        return may_decide
+    if can_curate(user):
+        return True
+    return may_decide and latest.actor_id == user.pk
+
+
 def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool, undo: str):
     """The panel's `opinions`, `can_decide`, `can_undo` and `history` for `request.user`."""
     user = request.user
     label = dict(type(item)._meta.get_field(item.OUTCOME_FIELD).choices)
     stage = item.review_stage
+    may_undo = may_undo_now(user, item, history, may_decide=may_decide, undo=undo)
     panel = None
     if item.hides_first_opinion_from(user):
         # Only the viewer's own decisions: the first reviewer's row names them and their note.
@@ -74,6 +89,6 @@ def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool
     return {
         "opinions": panel,
         "can_decide": may_decide_now(user, item, may_decide),
-        "can_undo": can_undo(history, undo),
+        "can_undo": may_undo,
         "history": history,
     }

@@ -107,6 +107,9 @@ MATRIX: dict[str, dict[str, dict]] = {
     "plan-review-copy": {"GET": everyone(405), "POST": only(EDITORS, 302)},
     "plan-curation": {"GET": only(set(), 200), "POST": everyone(405)},
     "plan-curate-entry": {"GET": everyone(405), "POST": only(set(), 302)},
+    # A curator's edit or undo without the version seen goes back to the page, which says so.
+    "plan-curate-edit": {"GET": everyone(405), "POST": only(set(), 302)},
+    "plan-curate-undo": {"GET": everyone(405), "POST": only(set(), 302)},
     # The policies page: a POST must name its queue (404 without one, 422 for an empty form).
     "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
     "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
@@ -229,6 +232,8 @@ def url_of(name: str, world: dict) -> str:
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
+        "plan-curate-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
+        "plan-curate-undo": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "policy": {"queue": "cases"},
         "review-next": {"queue": "cases"},
         "job": {"pk": 999},
