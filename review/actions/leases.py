@@ -7,6 +7,11 @@ the item's version. Taking is safe under concurrency twice over: on PostgreSQL t
 row is locked with `SELECT ... FOR UPDATE SKIP LOCKED`, so two takers pass each other by; on
 SQLite the whole take is one IMMEDIATE transaction (see settings), so takers queue up; and
 on both the unique (queue, item) constraint refuses a second holder whatever happens.
+
+Under double review the same Next hands out first and second reviews alike, never to someone
+who reviewed the item already, and disagreements to curators. A plan under double review is
+held as the editor's own review copy (made when it is handed), so the second editor can be
+handed the plan while the first still works on theirs.
 """
 
 from __future__ import annotations
@@ -19,9 +24,17 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from review.actions import plan_reviews
+from review.actions.reviews import needing_review_by
 from review.decisions import ActionRefused, record
 from review.models import Answer, Case, Decision, Lease, Plan, Presence
-from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
+from review.permissions import (
+    can_curate,
+    can_decide_answers,
+    can_decide_cases,
+    can_decide_plans,
+    can_lead,
+)
 
 Queue = Lease.Queue
 
@@ -34,31 +47,64 @@ RELEASE = "lease.release"
 
 @dataclass(frozen=True)
 class QueueKind:
-    """What one queue hands out, in which order, and who may take from it."""
+    """What one queue hands out, to whom, in which order; and who may take from it."""
 
-    waiting: callable  # () -> QuerySet of the items still waiting for a person, in order
+    model: type
+    waiting: callable  # () -> QuerySet of every item still waiting for a person (progress)
+    # (user) -> QuerySet of the items `user` may be handed, in the order handed: under double
+    # review first and second reviews alike (never to someone who reviewed the item already),
+    # and disagreements to curators (`actions.reviews`, `actions.plan_reviews`).
+    for_user: callable
     may_take: callable  # (user) -> bool
-    item_url_name: str
+    # (item, user) -> the row the lease holds: the item, or a plan's review copy.
+    to_hold: callable = lambda item, user: item
+    # (ids held) -> the items they stand for (a review copy stands for its plan): what Next
+    # moves on from.
+    items_of: callable = lambda ids: ids
+
+
+def _plans_held(ids) -> list[int]:
+    return [
+        *ids,
+        *Plan.objects.filter(pk__in=ids, review_of__isnull=False).values_list(
+            "review_of", flat=True
+        ),
+    ]
+
+
+def _in_order(items: QuerySet, *order: str) -> QuerySet:
+    return items.order_by("review_order", *order)
 
 
 QUEUES = {
     Queue.PLANS: QueueKind(
-        lambda: Plan.objects.filter(status=Plan.Status.OPEN).order_by("created_at", "pk"),
-        can_decide_plans,
-        "plan",
+        Plan,
+        lambda: Plan.objects.filter(status=Plan.Status.OPEN, review_of__isnull=True).order_by(
+            "created_at", "pk"
+        ),
+        lambda user: _in_order(plan_reviews.plans_needing_review_by(user), "created_at", "pk"),
+        lambda user: can_decide_plans(user) or can_curate(user),
+        to_hold=plan_reviews.plan_to_hold,
+        items_of=_plans_held,
     ),
     # The cases list's order: flagged first, then the oldest.
     Queue.CASES: QueueKind(
+        Case,
         lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(
             "-flagged", "created_at", "pk"
         ),
-        can_decide_cases,
-        "case",
+        lambda user: _in_order(
+            needing_review_by(user, Case, can_decide_cases(user)), "-flagged", "created_at", "pk"
+        ),
+        lambda user: can_decide_cases(user) or can_curate(user),
     ),
     Queue.ANSWERS: QueueKind(
+        Answer,
         lambda: Answer.objects.filter(state=Answer.State.PROPOSED).order_by("created_at", "pk"),
-        can_decide_answers,
-        "answer",
+        lambda user: _in_order(
+            needing_review_by(user, Answer, can_decide_answers(user)), "created_at", "pk"
+        ),
+        lambda user: can_decide_answers(user) or can_curate(user),
     ),
 }
 
@@ -82,10 +128,22 @@ def with_holders(items: QuerySet, queue: str) -> QuerySet:
     )
 
 
-def waiting_count(queue: str) -> int:
-    """Items waiting that nobody holds."""
+def waiting_count(queue: str, user) -> int:
+    """Items waiting for `user` that nobody holds."""
     held = live_leases(queue).values("item_id")
-    return QUEUES[queue].waiting().exclude(pk__in=held).count()
+    return QUEUES[queue].for_user(user).exclude(pk__in=held).count()
+
+
+def may_hold(queue: str, item_id: int, user) -> bool:
+    """Whether the item is one the queue would hand `user` (or, for a plan, their own copy
+    of it, still open)."""
+    kind = QUEUES[queue]
+    if kind.for_user(user).filter(pk=item_id).exists():
+        return True
+    return (
+        queue == Queue.PLANS
+        and Plan.objects.filter(pk=item_id, reviewer=user, status=Plan.Status.OPEN).exists()
+    )
 
 
 # --- taking, renewing, releasing -----------------------------------------------------------
@@ -107,19 +165,20 @@ def take_next(queue: str, user) -> Lease | None:
 
 
 def _take(queue: str, user) -> Lease | None:
+    kind = QUEUES[queue]
     now = timezone.now()
     mine = Lease.objects.filter(queue=queue, holder=user)
-    leaving = list(mine.values_list("item_id", flat=True))
+    leaving = kind.items_of(list(mine.values_list("item_id", flat=True)))
     mine.delete()
     Lease.objects.filter(queue=queue, expires_at__lte=now).delete()
-    free = (
-        QUEUES[queue].waiting().exclude(pk__in=Lease.objects.filter(queue=queue).values("item_id"))
-    )
+    # A plan's review copy held by one editor leaves the plan free for the second.
+    free = kind.for_user(user).exclude(pk__in=Lease.objects.filter(queue=queue).values("item_id"))
     item = _first_unlocked(free.exclude(pk__in=leaving)) or _first_unlocked(free)
     if item is None:
         return None
+    held_row = kind.to_hold(kind.model.objects.get(pk=item.pk), user)
     return Lease.objects.create(
-        queue=queue, item_id=item.pk, holder=user, taken_at=now, expires_at=now + idle_limit()
+        queue=queue, item_id=held_row.pk, holder=user, taken_at=now, expires_at=now + idle_limit()
     )
 
 
@@ -141,7 +200,7 @@ def renew(queue: str, item_id: int, user, *, retake: bool = False) -> Lease | No
             return mine.get()
         if not retake or not QUEUES[queue].may_take(user):
             return None
-        if not QUEUES[queue].waiting().filter(pk=item_id).exists():
+        if not may_hold(queue, item_id, user):
             return None
         Lease.objects.filter(queue=queue, item_id=item_id, expires_at__lte=now).delete()
         if Lease.objects.filter(queue=queue, item_id=item_id).exists():

@@ -14,15 +14,26 @@ import contextlib
 import json
 
 from django.db import transaction
-from django.db.models import CharField
-from django.db.models.functions import Cast
+from django.db.models import Case as DbCase
+from django.db.models import (
+    CharField,
+    Count,
+    Exists,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce
 
 from grounding.review_policy import drawn_for_second_opinion
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
 from review.adapters.errors import PlanNotAdjudicable
 from review.decisions import ActionRefused, decide, decided_by, record, undoable
 from review.models import Decision, Entry, Plan, ReviewPolicy
-from review.permissions import can_curate
+from review.permissions import can_curate, can_decide_plans
 
 # What two editors must agree on for an entry to be settled.
 AGREEMENT_FIELDS = ("state", "span_start", "span_end", "title", "path")
@@ -130,6 +141,52 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             after={"review_of": plan.pk},
         )
     return copy
+
+
+def plans_needing_review_by(user) -> QuerySet[Plan]:
+    """The plans the queue may hand `user` (`actions.leases`), annotated `review_order`: their
+    own review left unfinished and second reviews (one editor's copy, not theirs) first, then
+    plans in curation (both copies in, neither theirs) for curators, then plans nobody has
+    begun (single review, or a first review). Never a plan they reviewed already."""
+    copies = Plan.objects.filter(review_of=OuterRef("pk")).order_by()
+
+    def counted(rows):
+        grouped = rows.values("review_of").annotate(n=Count("pk")).values("n")[:1]
+        return Coalesce(Subquery(grouped), Value(0))
+
+    plans = Plan.objects.filter(status=Plan.Status.OPEN, review_of__isnull=True).annotate(
+        copies_n=counted(copies),
+        submitted_n=counted(copies.filter(status=Plan.Status.ADJUDICATED)),
+        mine=Exists(copies.filter(reviewer=user)),
+        mine_open=Exists(copies.filter(reviewer=user, status=Plan.Status.OPEN)),
+    )
+    wanted = Q(pk__in=[])
+    if can_decide_plans(user):
+        wanted |= Q(copies_n=0) | Q(copies_n=1, mine=False) | Q(mine_open=True)
+    if can_curate(user):
+        wanted |= Q(submitted_n=2, mine=False)
+    return plans.filter(wanted).annotate(
+        review_order=DbCase(
+            When(Q(mine_open=True) | Q(copies_n=1), then=Value(0)),
+            When(submitted_n=2, then=Value(1)),
+            default=Value(2),
+        )
+    )
+
+
+def in_curation(plan: Plan) -> bool:
+    """Both copies are in and the plan is still open: a curator settles it."""
+    submitted = plan.review_copies.filter(status=Plan.Status.ADJUDICATED)
+    return plan.is_open and not plan.is_review_copy and submitted.count() == 2
+
+
+def plan_to_hold(plan: Plan, user) -> Plan:
+    """What a queue's lease holds when `plan` is handed to `user`: under double review, the
+    editor's own copy (made now for a first or second review); otherwise (single review, or a
+    plan to curate) the plan itself."""
+    if can_decide_plans(user) and not in_curation(plan) and is_double_reviewed(plan):
+        return open_review_copy(plan, actor=user)
+    return plan
 
 
 def review_copies(plan: Plan) -> list[Plan]:

@@ -9,7 +9,8 @@ the log, so `review.decisions.undo_latest` takes back any of them.
 
 from __future__ import annotations
 
-from django.db.models import Model, Q, QuerySet
+from django.db.models import Case as DbCase
+from django.db.models import Model, Q, QuerySet, Value, When
 
 from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
 from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
@@ -167,29 +168,20 @@ def undo_opinion(item: SecondOpinions, *, actor, expected_version: int, action: 
 
 
 def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
-    """The items that need a review from `user`: second opinions others began and items
-    nobody has decided yet (when `user` may decide them), disagreements (for curators).
-
-    The queue of part 11 will hand these out under leases; until then "Review next" links
-    to the first of them (`next_for`)."""
+    """The items the queue may hand `user` (`actions.leases`): second opinions others began
+    and items nobody has decided yet, when `user` may decide them; disagreements, when they
+    curate. Never an item they gave an opinion on. Annotated `review_order`: a second opinion
+    first (it finishes what someone began), then curation, then a new item."""
     wanted = Q(pk__in=[])
     if may_decide:
         wanted |= model.awaiting_second_q() & ~Q(first_by=user)
         wanted |= Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED})
     if can_curate(user):
         wanted |= model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
-    return model.objects.filter(wanted).order_by("pk")
-
-
-def next_for(user, model: type[SecondOpinions], may_decide: bool):
-    """The one item to hand `user` next: a second opinion first, then curation, then new."""
-    items = needing_review_by(user, model, may_decide)
-    for wanted in (
-        model.awaiting_second_q() & ~Q(first_by=user),
-        model.in_curation_q(),
-        Q(),
-    ):
-        found = items.filter(wanted).first()
-        if found is not None:
-            return found
-    return None
+    return model.objects.filter(wanted).annotate(
+        review_order=DbCase(
+            When(model.awaiting_second_q(), then=Value(0)),
+            When(model.in_curation_q(), then=Value(1)),
+            default=Value(2),
+        )
+    )

@@ -8,13 +8,23 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from review.actions import leases
-from review.models import ReviewerSettings
+from review.actions import leases, plan_reviews
+from review.models import Lease, Plan, ReviewerSettings
 from review.views import HtmxHttpRequest
+
+Queue = Lease.Queue
+
+
+ITEM_PAGES = {Queue.PLANS: "plan", Queue.CASES: "case", Queue.ANSWERS: "answer"}
 
 
 def item_url(queue: str, item_id: int) -> str:
-    return reverse(leases.QUEUES[queue].item_url_name, args=[item_id])
+    """The page of a held item; a plan handed to be curated opens on its curation page."""
+    if queue == Queue.PLANS:
+        plan = Plan.objects.filter(pk=item_id).first()
+        if plan is not None and plan_reviews.in_curation(plan):
+            return reverse("plan-curation", args=[item_id])
+    return reverse(ITEM_PAGES[queue], args=[item_id])
 
 
 def stays_after_deciding(user) -> bool:

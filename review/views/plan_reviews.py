@@ -23,9 +23,10 @@ from review.actions.plan_reviews import (
 )
 from review.decisions import ActionRefused, StaleVersion
 from review.forms import CurationEditForm
-from review.models import Entry, Plan
+from review.models import Entry, Lease, Plan
 from review.permissions import can_curate, can_decide_plans
 from review.views.deciding import NO_VERSION
+from review.views.leasing import after_deciding, presence_strip
 
 
 def may_see_copy(user, copy: Plan) -> bool:
@@ -99,6 +100,7 @@ def _curation_page(
         (entry, found[entry.pk]) for entry in plan.entries.order_by("position") if entry.pk in found
     ]
     context = {
+        **presence_strip(Lease.Queue.PLANS, plan.pk),
         "plan": plan,
         "rows": rows,
         "offers": offers,
@@ -128,10 +130,12 @@ def _version_seen(request: HttpRequest) -> int | None:
 
 
 def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
+    """Back to the curation page; once the plan is adjudicated, to the plan, or to the next
+    item of the queue when the plan was handed to the curator by it."""
     plan.refresh_from_db()
     if not plan.is_open:
         messages.success(request, "Every entry is settled: the plan is adjudicated.")
-        return redirect("plan", pk=plan.pk)
+        return after_deciding(request, Lease.Queue.PLANS, plan.pk, redirect("plan", pk=plan.pk))
     return redirect("plan-curation", pk=plan.pk)
 
 

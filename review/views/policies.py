@@ -1,5 +1,5 @@
-"""/policies/: staff set each queue's review policy (single or double review); and "Review
-next", which hands a person the next item that needs their review."""
+"""/policies/: staff set each queue's review policy (single or double review); and the old
+"Review next" address, which sends a person on to the queue's Next."""
 
 from __future__ import annotations
 
@@ -7,20 +7,12 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from review.actions.reviews import next_for, policy_for, set_policy
+from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused, StaleVersion
 from review.forms import ReviewPolicyForm
-from review.models import Answer, Case, ReviewPolicy
-from review.permissions import can_decide_answers, can_decide_cases
-
-# What "Review next" hands out, per queue: the rows, who may decide them, the page of one.
-NEXT = {
-    ReviewPolicy.Queue.CASES: (Case, can_decide_cases, "case", "cases"),
-    ReviewPolicy.Queue.ANSWERS: (Answer, can_decide_answers, "answer", "answers"),
-}
+from review.models import ReviewPolicy
 
 
 def _forms(request: HttpRequest, bound: ReviewPolicyForm | None = None) -> list:
@@ -60,11 +52,8 @@ def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
 
 @require_GET
 def review_next(request: HttpRequest, queue: str) -> HttpResponse:
-    if queue not in NEXT:
+    """The old "Review next" address: the queue's own Next now hands out first and second
+    reviews and curation alike, under a lease, so this sends people there."""
+    if queue not in ReviewPolicy.Queue.values:
         raise Http404("No such queue.")
-    model, may_decide, page, list_page = NEXT[queue]
-    item = next_for(request.user, model, may_decide(request.user))
-    if item is None:
-        messages.info(request, "Nothing is waiting for your review.")
-        return redirect(list_page)
-    return redirect(reverse(page, args=[item.pk]))
+    return redirect(f"{queue}-next")

@@ -53,7 +53,7 @@ def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
     context = {
         "queue": queue,
         "queue_label": Queue(queue).label,
-        "waiting": leases.waiting_count(queue),
+        "waiting": leases.waiting_count(queue, request.user),
         "may_take": may_take,
         "list_url": reverse(queue),
         "next_url": reverse(f"{queue}-next"),
@@ -78,7 +78,7 @@ def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """The poll of an open item page: the "Also here" strip, and out of band what other
     people changed on the item since the page last saw it."""
     queue = _queue(queue)
-    if not leases.QUEUES[queue].waiting().model.objects.filter(pk=pk).exists():
+    if not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
         raise Http404("No such item.")
     changes, seen = "", request.POST.get("seen", "")
     if queue in LIVE_CHANGES:

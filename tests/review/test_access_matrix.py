@@ -103,7 +103,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
     "plan-undo-accept-rule": {"GET": everyone(405), "POST": only(EDITORS, 302)},
     # Double review: an editor makes their own review copy; curators (staff here) curate;
-    # staff set the policies; "Review next" sends anyone signed in on to what needs them.
+    # staff set the policies; the old "Review next" address sends anyone to the queue's Next.
     "plan-review-copy": {"GET": everyone(405), "POST": only(EDITORS, 302)},
     "plan-curation": {"GET": only(set(), 200), "POST": everyone(405)},
     "plan-curate-entry": {"GET": everyone(405), "POST": only(set(), 302)},
