@@ -244,3 +244,47 @@ def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
     assert policy_for("cases").is_double
     assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
     assert authenticate(username="staff", password="demo").is_staff
+
+
+def test_the_demo_has_a_plan_two_editors_reviewed_apart_with_one_entry_for_the_curator(demo):
+    from review.actions.plan_reviews import differing_entries, review_copies
+
+    [plan] = [plan for plan in Plan.objects.filter(review_copies__isnull=False).distinct()]
+    copies = review_copies(plan)
+
+    assert [copy.reviewer.username for copy in copies] == ["editor2", "editor3"]
+    assert all(not copy.is_open for copy in copies) and plan.is_open
+    [(entry, first, second)] = differing_entries(plan)
+    assert (first.title, second.title) == (entry.title, f"{entry.title}: overview")
+    assert Decision.objects.filter(action="entry.agreed").count() == plan.entries.count() - 1
+
+
+def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
+    from review.actions import leases
+
+    curator = get_user_model().objects.get(username="curator")
+
+    plan_lease = leases.take_next("plans", curator)
+    case_lease = leases.take_next("cases", curator)
+
+    assert Plan.objects.get(pk=plan_lease.item_id).review_copies.count() == 2
+    assert Case.objects.get(pk=case_lease.item_id).review_stage == Case.IN_CURATION
+
+
+def test_the_demos_cases_queue_stays_double_reviewed_with_cases_left_to_review(demo):
+    from review.actions.reviews import policy_for
+
+    assert policy_for("cases").is_double
+    assert Case.objects.filter(verdict="proposed", first_opinion="").exists()
+
+
+def test_the_insights_page_shows_the_agreement_figures_with_the_demo_data(demo, client):
+    client.force_login(get_user_model().objects.get(username="curator"))
+
+    page = client.get("/insights/").content.decode()
+
+    people = page[page.index('id="people"') : page.index('id="weeks"')]
+    assert "Cases: " in people and "Plans: " in people
+    kappas = people.split("Cohen's κ, first against second reviewer: <strong>")[1:]
+    assert len(kappas) == 2 and all(not kappa.startswith("0.00") for kappa in kappas)
+    assert "moderator2 &amp; moderator3" in people and "editor2 &amp; editor3" in people

@@ -1,7 +1,8 @@
 """The demo's history: weeks of a team's decisions, made once, so that the insights have
 something to count across documents, rules and validator reasons.
 
-Two more demo people, editor2 and moderator2, decide through the same actions the pages use
+Demo people (editor2, moderator2, and for double review moderator3 and editor3) decide
+through the same actions the pages use
 (every decision is logged as usual), by a fixed pattern rather than by reading: this is demo
 data, and the insights page says what it shows, not that the pattern is right. The documents
 are real: the READMEs of eight packages (demo_data/history/MANIFEST.md).
@@ -13,7 +14,8 @@ from pathlib import Path
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
-from review.actions.entries import accept_entry, merge_entry, reject_entry
+from review.actions.entries import EditRequest, accept_entry, edit_entry, merge_entry, reject_entry
+from review.actions.plan_reviews import differing_entries, open_review_copy
 from review.actions.plans import adjudicate_plan
 from review.actions.reviews import policy_for, set_policy
 from review.adapters.plans import propose_document
@@ -33,9 +35,19 @@ def already_made(editor) -> bool:
     return Decision.objects.filter(actor=editor).exists()
 
 
-def make_history(editor, moderator, say, *, second=None, curator=None, staff=None) -> None:
+def make_history(
+    editor, moderator, say, *, second=None, curator=None, staff=None, second_editor=None
+) -> None:
     """With `second`, `curator` and `staff`, the cases are double-reviewed: `moderator` gives
-    the first opinions, `second` the second ones, `curator` settles most disagreements."""
+    the first opinions, `second` the second ones, `curator` settles most disagreements. With
+    `second_editor` and `staff` too, one plan is double-reviewed by `editor` and
+    `second_editor`, who differ on one entry: the demo's curator settles it."""
+    if second_editor is not None and staff is not None:
+        plan, differing = _double_review_plan(staff, editor, second_editor)
+        say(
+            f"history: {editor.username} and {second_editor.username} each reviewed a copy of "
+            f"plan {plan.pk} ({DOUBLE_REVIEWED}); {differing} entry differs, for a curator"
+        )
     for path in sorted(HISTORY.glob("*-readme.md")):
         plan = propose_document(
             path.name,
@@ -60,12 +72,18 @@ def make_history(editor, moderator, say, *, second=None, curator=None, staff=Non
     say(f"history: {moderator.username} gave {cases} verdicts, {editor.username} {answers} answers")
 
 
-def _decide_plan(plan: Plan, editor) -> int:
-    """Accept most entries; reject every 10th, merge every 16th, and half of the size splits."""
+def _decide_plan(plan: Plan, editor, *, retitle: int | None = None, reject=()) -> int:
+    """Accept most entries; reject every 10th, merge every 16th, and half of the size splits
+    (and those at `reject`); give the entry at `retitle` a title of the editor's own."""
     decided = 0
     for index, entry in enumerate(Entry.objects.filter(plan=plan).order_by("position")):
         entry.plan = plan
-        if "rule:size-split" in (entry.rules or []) and index % 2 or index % 10 == 9:
+        if index == retitle:
+            _retitle(entry, editor)
+            decided += 1
+            continue
+        split = "rule:size-split" in (entry.rules or [])
+        if split and index % 2 or index % 10 == 9 or index in reject:
             act = reject_entry
         elif index % 16 == 15:
             act = merge_entry
@@ -81,6 +99,46 @@ def _decide_plan(plan: Plan, editor) -> int:
     if not plan.blockers(list(plan.entries.order_by("position"))):
         adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     return decided
+
+
+# The history's double-reviewed plan: a second plan on one of the READMEs (its own paths, so
+# none collides with the first plan's), which two editors review, each in their own copy.
+DOUBLE_REVIEWED = "diff-match-patch-readme.md"
+DOUBLE_REVIEWED_PREFIX = "dmp-double-review"
+# The entry on which the second editor's title differs from the first's; and one both reject,
+# so that the figures have more than one kind of decision to agree on.
+RETITLED = 1
+BOTH_REJECT = (3,)
+
+
+def _double_review_plan(staff, first, second) -> tuple[Plan, int]:
+    path = HISTORY / DOUBLE_REVIEWED
+    plan = propose_document(path.name, path.read_bytes(), path_prefix=DOUBLE_REVIEWED_PREFIX)
+    # Staff ask for two editors on every plan while the copies are made; a plan with copies
+    # stays double-reviewed, so the queue goes back to one editor a plan afterwards.
+    _set_policy(ReviewPolicy.Queue.PLANS, staff, share_percent=100, note="Two editors, once.")
+    _decide_plan(open_review_copy(plan, actor=first), first, reject=BOTH_REJECT)
+    _decide_plan(open_review_copy(plan, actor=second), second, retitle=RETITLED, reject=BOTH_REJECT)
+    _set_policy(
+        ReviewPolicy.Queue.PLANS,
+        staff,
+        mode=ReviewPolicy.Mode.SINGLE,
+        share_percent=0,
+        note="Back to one editor a plan; the plan under double review keeps its two.",
+    )
+    return plan, len(differing_entries(plan))
+
+
+def _retitle(entry: Entry, editor) -> None:
+    request = EditRequest(
+        title=f"{entry.title}: overview",
+        path=entry.path,
+        start=entry.span_start,
+        end=entry.span_end,
+        note="The section reads as an overview.",
+        keep_boundaries=True,
+    )
+    edit_entry(entry, request, actor=editor, expected_version=entry.version)
 
 
 def _decide_cases(moderator) -> int:
@@ -113,16 +171,24 @@ LEFT_IN_CURATION = 2
 
 
 def _set_cases_policy(staff, *, share_percent: int, note: str) -> None:
-    set_policy(
+    _set_policy(
         ReviewPolicy.Queue.CASES,
-        actor=staff,
-        expected_version=policy_for(ReviewPolicy.Queue.CASES).version,
-        mode=ReviewPolicy.Mode.DOUBLE,
+        staff,
         share_percent=share_percent,
-        seed="demo",
         reasons=["cited_non_success_evidence"],
         on_overturn=True,
         note=note,
+    )
+
+
+def _set_policy(queue, staff, *, mode=ReviewPolicy.Mode.DOUBLE, **policy) -> None:
+    set_policy(
+        queue,
+        actor=staff,
+        expected_version=policy_for(queue).version,
+        mode=mode,
+        seed="demo",
+        **policy,
     )
 
 

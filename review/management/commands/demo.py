@@ -2,7 +2,9 @@
 
 Idempotent: a second run finds everything in place and creates nothing. Plans are
 left undecided for the editor to adjudicate; a few cases and answers are decided
-once, so the dashboards have recent decisions to show. The building code has a second
+once, so the dashboards have recent decisions to show. The history (`_demo_history`) leaves
+the cases queue under double review, some cases in curation, and one plan two editors
+reviewed apart, with one entry they differ on for the curator. The building code has a second
 revision (a changed paragraph, a moved section, a new one and a removed one), with the
 first revision's plan carried onto it.
 """
@@ -52,7 +54,8 @@ USERS = (
     DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),
     # Double review: the second opinions of the history, and the curator of disagreements.
     DemoUser("moderator3", MODERATORS, "gave the second opinions of the history's cases"),
-    DemoUser("curator", CURATORS, "settles cases where two moderators disagree"),
+    DemoUser("editor3", EDITORS, "reviewed the history's double-reviewed plan beside editor2"),
+    DemoUser("curator", CURATORS, "settles what two reviewers disagree on (cases, a plan)"),
     DemoUser("staff", "", "staff: sets the review policies (/policies/)"),
 )
 
@@ -137,6 +140,7 @@ class Command(BaseCommand):
                     second=users["moderator3"],
                     curator=users["curator"],
                     staff=users["staff"],
+                    second_editor=users["editor3"],
                 )
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
