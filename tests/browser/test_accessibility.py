@@ -5,10 +5,16 @@ for body text) included."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 
+from review.actions.cases import decide_case
+from review.actions.entries import accept_entry, reject_entry
+from review.actions.plan_reviews import open_review_copy
+from review.actions.plans import adjudicate_plan
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
+from tests.builders.reviews import double_review
 from tests.builders.users import user_in
 
 SERIOUS = {"serious", "critical"}
@@ -72,3 +78,37 @@ def test_the_progress_page_has_no_serious_accessibility_violation(page, everythi
     log_in(page, "lena")
     page.goto("/progress/")
     assert violations(page) == []
+
+
+def test_the_curation_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
+    """A plan's curation page with the edit form open and an undo offered, and a case page
+    where the curator who settled it has only its Undo."""
+    editor2 = user_in(User, "editor2", "Editors")
+    moderator2 = user_in(User, "moderator2", "Moderators")
+    curator = user_in(User, "curator", "Curators")
+    double_review("plans")
+    double_review("cases")
+    plan = make_plan(2)
+    for actor, act_last in ((reviewers["editor"], accept_entry), (editor2, reject_entry)):
+        copy = open_review_copy(plan, actor=actor)
+        entries = list(copy.entries.order_by("position"))
+        for entry in entries:
+            act = act_last if entry is entries[-1] else accept_entry
+            act(entry, actor=actor, expected_version=entry.version)
+        copy.refresh_from_db()
+        adjudicate_plan(copy, actor=actor, expected_version=copy.version)
+    case = make_case("c-7")
+    for actor, verdict in ((reviewers["moderator"], "uphold"), (moderator2, "overturn")):
+        case.refresh_from_db()
+        decide_case(case, verdict, actor=actor, expected_version=case.version, note="n")
+    case.refresh_from_db()
+    decide_case(case, "overturn", actor=curator, expected_version=case.version, note="n")
+    last = plan.entries.order_by("position").last()
+
+    log_in(page, "curator")
+    problems = {}
+    for path in (f"/plans/{plan.pk}/curation/?edit={last.pk}", f"/cases/{case.pk}/"):
+        page.goto(path)
+        if found := violations(page):
+            problems[path] = found
+    assert problems == {}
