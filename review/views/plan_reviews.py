@@ -76,25 +76,6 @@ def _curation_page(
 ) -> HttpResponse:
     """The curation page: each entry to settle, its two versions side by side (and, for the
     one being edited, the edit form), then what is settled, each with its undo."""
-    text = plan.document.text
-    copies = review_copies(plan)
-    pick = request.GET.get("from", "first")
-    rows = []
-    for entry, a, b in differing_entries(plan):
-        if form is None and request.GET.get("edit") == str(entry.pk):
-            editing = entry
-            start_from = b if pick == "second" else a
-            form = CurationEditForm(entry, len(text), start_from=start_from)
-        rows.append(
-            {
-                "entry": entry,
-                "sides": [
-                    (label, copy.reviewer.username, side, text[side.span_start : side.span_end])
-                    for label, copy, side in (("first", copies[0], a), ("second", copies[1], b))
-                ],
-                "form": form if editing is not None and editing.pk == entry.pk else None,
-            }
-        )
     found = settlements(plan)
     settled = [
         (entry, found[entry.pk]) for entry in plan.entries.order_by("position") if entry.pk in found
@@ -102,12 +83,32 @@ def _curation_page(
     context = {
         **presence_strip(Lease.Queue.PLANS, plan.pk),
         "plan": plan,
-        "rows": rows,
+        "rows": _rows_to_settle(request, plan, editing, form),
         "offers": offers,
         "settled": settled,
         "last_settled": max(settled, key=lambda row: (row[1].at, row[1].pk), default=None),
     }
     return render(request, "review/plans/curation.html", context, status=status)
+
+
+def _rows_to_settle(request: HttpRequest, plan: Plan, editing, form) -> list[dict]:
+    """Each entry to settle with its two sides; the one being edited (a refused edit, or
+    `?edit=<entry>&from=first|second`) with its form."""
+    text = plan.document.text
+    copies = review_copies(plan)
+    rows = []
+    for entry, a, b in differing_entries(plan):
+        if form is None and request.GET.get("edit") == str(entry.pk):
+            editing = entry
+            start_from = b if request.GET.get("from") == "second" else a
+            form = CurationEditForm(entry, len(text), start_from=start_from)
+        sides = [
+            (label, copy.reviewer.username, side, text[side.span_start : side.span_end])
+            for label, copy, side in (("first", copies[0], a), ("second", copies[1], b))
+        ]
+        being_edited = editing is not None and editing.pk == entry.pk
+        rows.append({"entry": entry, "sides": sides, "form": form if being_edited else None})
+    return rows
 
 
 @require_GET
