@@ -262,7 +262,11 @@ def main(argv: list[str]) -> int:
     else:
         url = "sqlite:///"
     rows = import_figures(url, options.scale)
-    print(f"database: {'postgresql' if options.postgres else 'sqlite'}; scale {options.scale}")
+    load = ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
+    print(
+        f"database: {'postgresql' if options.postgres else 'sqlite'}; scale {options.scale}; "
+        f"load average after the run {load} on {os.cpu_count()} CPUs (wall time waits for them)"
+    )
     print("s: wall seconds of the child; cpu: its own CPU seconds; 1/10: the same at a tenth")
     header = (
         f"{'figure':<40} {'s':>7} {'cpu':>7} {'peak MiB':>8} {'1/10 s':>7} {'cpu':>7} "
