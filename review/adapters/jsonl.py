@@ -207,6 +207,19 @@ def content_sha256(value: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+class _BadLines(dict):
+    """Bad lines by number, with their problems. The line as received is kept only when it
+    is handed back (under skip_invalid); a refused file needs only the messages."""
+
+    def __init__(self, *, keep_raw: bool) -> None:
+        super().__init__()
+        self.keep_raw = keep_raw
+
+    def add(self, line: Line, problems: list[str]) -> None:
+        kept = replace(line, value=None) if self.keep_raw else replace(line, raw="", value=None)
+        self[line.number] = (kept, problems)
+
+
 @dataclass
 class _Pending:
     """Good lines read but not yet written: one batch."""
@@ -251,7 +264,7 @@ def import_lines(
     Without `skip_invalid`, any bad line refuses the whole file with ImportRefused, and
     nothing is written. `on_line(number)` hears each line as it is read.
     """
-    bad: dict[int, tuple[Line, list[str]]] = {}
+    bad = _BadLines(keep_raw=skip_invalid)
     # The one thing kept per line of the file: where each identifier first stood.
     first_seen: dict[str, int] = {}
     seen_any = False
@@ -270,16 +283,16 @@ def import_lines(
             if on_line is not None:
                 on_line(line.number)
             if line.problems:
-                bad[line.number] = (line, list(line.problems))
+                bad.add(line, list(line.problems))
                 continue
             try:
                 record = parse(line.value)
             except LineProblems as exc:
-                bad[line.number] = (line, exc.problems)
+                bad.add(line, exc.problems)
                 continue
             identifier = identify(record)
             if identifier in first_seen:
-                bad[line.number] = (
+                bad.add(
                     line,
                     [f"{kind} {identifier!r} is already on line {first_seen[identifier]}"],
                 )
@@ -333,7 +346,7 @@ class _BatchStore:
                     self.result.unchanged += 1
                 else:
                     noun = self.model._meta.verbose_name
-                    self.bad[line.number] = (
+                    self.bad.add(
                         line,
                         [
                             f"{self.kind} {identifier!r} was already imported with different "
@@ -344,7 +357,7 @@ class _BatchStore:
             try:
                 new.append((line, identifier, self.prepare(record, sha256)))
             except LineProblems as exc:
-                self.bad[line.number] = (line, exc.problems)
+                self.bad.add(line, exc.problems)
         if writing and new:
             self._write(new)
 
@@ -361,7 +374,7 @@ class _BatchStore:
                     with transaction.atomic():
                         self.write([rows])
                 except IntegrityError:
-                    self.bad[line.number] = (
+                    self.bad.add(
                         line,
                         [f"{self.kind} {identifier!r} was imported by someone else meanwhile"],
                     )
