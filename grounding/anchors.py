@@ -625,7 +625,7 @@ class _Folded:
 # --- finding exact text --------------------------------------------------------------------
 
 _INDEXED_CHARS = 24  # every window this long is indexed (`_PIECE`, the shortest asked for)
-_WINDOWS_TRIED = 4  # windows of a needle looked up, for the rarest
+_WINDOWS_TRIED = 8  # windows of a needle looked up, for the rarest
 _NAIVE_LOOKUPS = 16  # look-ups answered by scanning before the index is built
 _MAX_CANDIDATES = 16_384  # index candidates checked per look-up; past this a scan is quicker
 _HASH_BASE = 0x100000001B3  # odd, so the rolling hash mixes every character in
@@ -698,7 +698,10 @@ class _Occurrences:
         low, high, j = best
         if high - low > _MAX_CANDIDATES:
             return None
-        return sorted(at - j for at in self._offsets[low:high].tolist() if at >= j)
+        starts = self._offsets[low:high]
+        starts = starts[starts >= j] - j
+        starts.sort()
+        return starts.tolist()
 
     def _build(self) -> None:
         codes = np.frombuffer(
