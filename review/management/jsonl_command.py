@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, split_lines, write_rejects
-from review.management.commands._common import REFUSED, read_lines
+from review.management.commands._common import REFUSED, file_lines
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -50,15 +50,15 @@ class JsonlImportCommand(BaseCommand):
                 f"{target} is the file being imported; choose another --rejects-out",
                 returncode=REFUSED,
             )
-        file_lines = read_lines(file, "file")
+        lines_read = file_lines(file, "file")
         try:
             # Read as it is imported, a line at a time: memory does not grow with the file.
-            result = self.import_file(split_lines(file_lines), skip_invalid=skip_invalid)
+            result = self.import_file(split_lines(lines_read), skip_invalid=skip_invalid)
         except ImportRefused as exc:
             lines = "\n".join(f"  {problem}" for problem in exc.problems)
             raise CommandError(f"{file}: nothing imported.\n{lines}", returncode=REFUSED) from exc
         finally:
-            file_lines.close()
+            lines_read.close()
         summary = (
             f"{file}: {result.created} {self.noun} created, {result.unchanged} unchanged, "
             f"{len(result.rejected)} rejected"

@@ -42,7 +42,7 @@ def read_bytes(path: str | Path, what: str) -> bytes:
     return data
 
 
-def read_lines(path: str | Path, what: str) -> Iterator[bytes]:
+def file_lines(path: str | Path, what: str) -> Iterator[bytes]:
     """The file's lines, read one at a time as they are asked for, refused (CommandError)
     as soon as the file proves larger than the upload limit every door keeps."""
     limit = settings.REVIEW_MAX_UPLOAD_BYTES
