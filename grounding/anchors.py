@@ -704,17 +704,18 @@ class _Occurrences:
         return starts.tolist()
 
     def _build(self) -> None:
-        codes = np.frombuffer(
-            self.text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32
-        ).astype(np.uint64)
+        # One code point per character; added into uint64 as it goes, not copied to it first.
+        codes = np.frombuffer(self.text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         windows = len(codes) - _INDEXED_CHARS + 1
         hashes = np.zeros(windows, dtype=np.uint64)
         base = np.uint64(_HASH_BASE)
         for offset in range(_INDEXED_CHARS):
             hashes *= base
             hashes += codes[offset : offset + windows]
+        del codes
         order = np.argsort(hashes)
         self._hashes = hashes[order]
+        del hashes
         self._offsets = order.astype(np.int32 if windows < 2**31 else np.int64)
 
 

@@ -82,3 +82,13 @@ def test_a_plan_relocated_with_the_index_lands_where_it_lands_by_scanning(
     # The comparison covers anchors placed and anchors left to a person alike.
     statuses = {location.status for location in scanned}
     assert statuses & anchors.PLACED and statuses - anchors.PLACED
+
+
+def test_characters_beyond_ascii_are_indexed_as_the_characters_they_are() -> None:
+    line = "Brannkonsept for tunnelen: røyk 🔥 og rømning, \ud800 ærlig talt — «sikkert». "
+    text = line * 3 + NEW[:2000]
+    occurrences = _Occurrences(text, naive_lookups=0)
+    for start in range(0, len(line), 7):
+        needle = text[start : start + _INDEXED_CHARS + 5]
+        assert occurrences.starts(needle, 5) == occurrences.scanned(needle, 5)
+        assert len(occurrences.starts(needle, 5)) >= 3
