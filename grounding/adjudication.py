@@ -33,6 +33,7 @@ from grounding.segmentation import (
     is_valid_path,
     parse_segmentation_plan,
     plan_to_payload,
+    shown_number,
 )
 
 DECISION_KINDS = (ACCEPT, EDIT, MERGE, REJECT)
@@ -46,7 +47,7 @@ class UndecidedEntries(AdjudicationError):
     """Some entries have no decision yet; an adjudicated plan needs every one decided."""
 
     def __init__(self, undecided: Sequence[tuple[int, str]]) -> None:
-        listed = ", ".join(f"#{index} ({path!r})" for index, path in undecided)
+        listed = ", ".join(f"#{shown_number(index)} ({path!r})" for index, path in undecided)
         super().__init__(
             f"{len(undecided)} entr{'y is' if len(undecided) == 1 else 'ies are'} still undecided: "
             f"{listed}; decide every entry before exporting the plan"
@@ -167,7 +168,8 @@ def adjudicate(
     for index, decision in enumerate(decisions):
         if not isinstance(decision, Decision):
             raise AdjudicationError(
-                f"entry #{index} ({plan.entries[index].path!r}): expected a Decision, "
+                f"entry #{shown_number(index)} ({plan.entries[index].path!r}): "
+                "expected a Decision, "
                 f"not {type(decision).__name__}"
             )
     try:
@@ -181,7 +183,7 @@ def adjudicate(
     rejected: list[RecordedEntry] = []
     previous_rejected = False
     for index, (entry, decision) in enumerate(zip(plan.entries, decisions, strict=True)):
-        where = f"entry #{index} ({entry.path!r})"
+        where = f"entry #{shown_number(index)} ({entry.path!r})"
         if decision.kind == REJECT:
             rejected.append(_recorded(entry, decision))
             previous_rejected = True
@@ -191,7 +193,7 @@ def adjudicate(
                 raise AdjudicationError(f"{where} cannot merge: there is no entry before it")
             if previous_rejected:
                 raise AdjudicationError(
-                    f"{where} cannot merge into entry #{index - 1} "
+                    f"{where} cannot merge into entry #{shown_number(index - 1)} "
                     f"({plan.entries[index - 1].path!r}): that entry is rejected"
                 )
             target = kept[-1]

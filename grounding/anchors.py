@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import edlib
+import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 CONTEXT_CHARS = 32
@@ -290,9 +291,10 @@ class _Relocation:
             hint, quote = self.hints[i], self.anchors[i].quote
             if hint is None or location.status in PLACED or len(quote) < DISTINCT_QUOTE_CHARS:
                 continue
-            start = self.text.find(quote)
-            if start < 0 or self.text.find(quote, start + 1) >= 0:
+            starts = self.document.occurrences.starts(quote, 2)
+            if len(starts) != 1:
                 continue  # not there, or not alone
+            start = starts[0]
             if self.old_text.has_copy(i, quote_only=True):
                 continue
             room = self.settled.room(hint, len(self.text), skip=i)
@@ -331,7 +333,8 @@ class _Relocation:
         Else it may be a copy of a deleted original.
         """
         anchor = self.anchors[i]
-        alone = self.text.find(anchor.quote) == start and not self._recurs(anchor.quote, start)
+        quote, occurrences = anchor.quote, self.document.occurrences
+        alone = self.text.startswith(quote, start) and occurrences.count(quote, 2) == 1
         if not alone or self.old_text.has_copy(i):
             return False
         needle = anchor.prefix + anchor.quote + anchor.suffix
@@ -341,10 +344,9 @@ class _Relocation:
         pieces = (needle[:_PIECE], needle[middle : middle + _PIECE], needle[-_PIECE:])
         return not all(self._recurs(piece) for piece in pieces)
 
-    def _recurs(self, piece: str, after: int = -1) -> bool:
-        """Whether `piece` occurs in the text twice (or, given `after`, again after it)."""
-        first = self.text.find(piece) if after < 0 else after
-        return first >= 0 and self.text.find(piece, first + 1) >= 0
+    def _recurs(self, piece: str) -> bool:
+        """Whether `piece` occurs in the text twice."""
+        return self.document.occurrences.count(piece, 2) == 2
 
 
 # --- deciding between places ---------------------------------------------------------------
@@ -517,28 +519,33 @@ class _OldText:
         self._anchors, self._hints = anchors, hints
 
     @cached_property
-    def _pieces(self) -> tuple[str, list[int], list[int]]:
+    def _pieces(self) -> tuple[_Occurrences, list[int], list[int]]:
         fragments = sorted(
             (hint - len(anchor.prefix), anchor.prefix + anchor.quote + anchor.suffix)
             for anchor, hint in zip(self._anchors, self._hints, strict=True)
             if hint is not None and hint >= len(anchor.prefix)
         )
-        pieces: list[tuple[int, str]] = []
+        # Each piece as (old start, old end, its parts): joined once, not grown a fragment at a
+        # time, which would copy the piece for every anchor it takes in.
+        pieces: list[tuple[int, int, list[str]]] = []
         for start, fragment in fragments:
-            if pieces and start <= pieces[-1][0] + len(pieces[-1][1]):
-                piece_start, piece = pieces[-1]
-                pieces[-1] = (piece_start, piece + fragment[piece_start + len(piece) - start :])
+            if pieces and start <= pieces[-1][1]:
+                piece_start, piece_end, parts = pieces[-1]
+                tail = fragment[piece_end - start :]
+                if tail:
+                    parts.append(tail)
+                pieces[-1] = (piece_start, piece_end + len(tail), parts)
             else:
-                pieces.append((start, fragment))
-        # One string, a NUL between pieces, so that one find looks through them all.
+                pieces.append((start, start + len(fragment), [fragment]))
+        # One string, a NUL between pieces, so that one look-up searches them all.
         joined, offsets, starts = [], [], []
         length = 0
-        for start, piece in pieces:
+        for start, end, parts in pieces:
             offsets.append(length)
             starts.append(start)
-            joined.append(piece)
-            length += len(piece) + 1
-        return "\x00".join(joined), offsets, starts
+            joined.append("".join(parts))
+            length += end - start + 1
+        return _Occurrences("\x00".join(joined)), offsets, starts
 
     def has_copy(self, i: int, *, quote_only: bool = False) -> bool:
         """Whether anchor `i`'s context + quote + context (or its quote alone) shows in the old
@@ -549,12 +556,11 @@ class _OldText:
         if quote_only:
             needle, own = anchor.quote, hint
         joined, offsets, starts = self._pieces
-        at = joined.find(needle)
-        while at >= 0:
+        # Pieces do not overlap in the old text, so two hits cannot both be at its place.
+        for at in joined.starts(needle, 2):
             piece = bisect.bisect_right(offsets, at) - 1
             if starts[piece] + at - offsets[piece] != own:
                 return True
-            at = joined.find(needle, at + 1)
         return False
 
 
@@ -616,6 +622,111 @@ class _Folded:
         return position - self.removed_before[k]
 
 
+# --- finding exact text --------------------------------------------------------------------
+
+_INDEXED_CHARS = 24  # every window this long is indexed (`_PIECE`, the shortest asked for)
+_WINDOWS_TRIED = 8  # windows of a needle looked up, for the rarest
+_NAIVE_LOOKUPS = 16  # look-ups answered by scanning before the index is built
+_MAX_CANDIDATES = 16_384  # index candidates checked per look-up; past this a scan is quicker
+_HASH_BASE = 0x100000001B3  # odd, so the rolling hash mixes every character in
+_HASH_MASK = (1 << 64) - 1  # numpy's uint64 arithmetic wraps at 2**64; so does this
+
+
+class _Occurrences:
+    """Where strings stand in one text, for many look-ups: what repeated `str.find` answers.
+
+    A plan asks for thousands of needles in one text, and each `str.find` that proves a quote
+    stands only once reads the whole text: quadratic in the plan. After the first few look-ups
+    every window of `_INDEXED_CHARS` characters is hashed once (a rolling hash, in numpy) and
+    the offsets sorted by hash. A needle at least that long can only start where each of its
+    windows stands, so the offsets of its rarest window are every candidate, in order, and each
+    is checked in the text: the same answers as the scan, without reading the text again.
+    """
+
+    def __init__(self, text: str, naive_lookups: int | None = None) -> None:
+        self.text = text
+        self._scans_left = _NAIVE_LOOKUPS if naive_lookups is None else naive_lookups
+        self._hashes: np.ndarray | None = None
+        self._offsets: np.ndarray | None = None
+
+    def starts(self, needle: str, limit: int) -> list[int]:
+        """The first `limit` starts of `needle` in the text, in order, overlapping ones too."""
+        candidates = self._candidates(needle)
+        if candidates is None:
+            return self.scanned(needle, limit)
+        text, found = self.text, []
+        for at in candidates:
+            if text.startswith(needle, at):
+                found.append(at)
+                if len(found) == limit:
+                    break
+        return found
+
+    def count(self, needle: str, most: int) -> int:
+        """How many times `needle` stands in the text, counted up to `most`."""
+        return len(self.starts(needle, most))
+
+    def scanned(self, needle: str, limit: int) -> list[int]:
+        """`starts` by `str.find` alone."""
+        starts, at = [], self.text.find(needle)
+        while at >= 0 and len(starts) < limit:
+            starts.append(at)
+            at = self.text.find(needle, at + 1)
+        return starts
+
+    def _candidates(self, needle: str) -> list[int] | None:
+        """Every place `needle` may start, in order (a superset of where it does), or None when
+        the index does not answer: the needle is too short, too few look-ups were made yet to
+        pay for the index, or even its rarest window is too common to be worth checking."""
+        if len(needle) < _INDEXED_CHARS or len(self.text) < _INDEXED_CHARS:
+            return None
+        if self._hashes is None:
+            if self._scans_left > 0:
+                self._scans_left -= 1
+                return None
+            self._build()
+        last = len(needle) - _INDEXED_CHARS
+        best = None
+        for j in sorted({last * k // (_WINDOWS_TRIED - 1) for k in range(_WINDOWS_TRIED)}):
+            key = np.uint64(_window_hash(needle[j : j + _INDEXED_CHARS]))
+            low = int(self._hashes.searchsorted(key, "left"))
+            high = int(self._hashes.searchsorted(key, "right"))
+            if best is None or high - low < best[1] - best[0]:
+                best = (low, high, j)
+                if high - low <= 1:
+                    break
+        low, high, j = best
+        if high - low > _MAX_CANDIDATES:
+            return None
+        starts = self._offsets[low:high]
+        starts = starts[starts >= j] - j
+        starts.sort()
+        return starts.tolist()
+
+    def _build(self) -> None:
+        # One code point per character; added into uint64 as it goes, not copied to it first.
+        codes = np.frombuffer(self.text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        windows = len(codes) - _INDEXED_CHARS + 1
+        hashes = np.zeros(windows, dtype=np.uint64)
+        base = np.uint64(_HASH_BASE)
+        for offset in range(_INDEXED_CHARS):
+            hashes *= base
+            hashes += codes[offset : offset + windows]
+        del codes
+        order = np.argsort(hashes)
+        self._hashes = hashes[order]
+        del hashes
+        self._offsets = order.astype(np.int32 if windows < 2**31 else np.int64)
+
+
+def _window_hash(window: str) -> int:
+    """The rolling hash `_Occurrences` keeps for a window of the text."""
+    value = 0
+    for char in window:
+        value = (value * _HASH_BASE + ord(char)) & _HASH_MASK
+    return value
+
+
 # --- searching -----------------------------------------------------------------------------
 
 _WINDOW = 96  # quote characters in the head and in the tail window of a long quote
@@ -639,15 +750,12 @@ class _Document:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.occurrences = _Occurrences(text)
 
     def exact_hits(self, anchor: Anchor) -> list[int]:
         """Quote starts where context + quote + context appear verbatim (at most `_MAX_HITS`)."""
         needle = anchor.prefix + anchor.quote + anchor.suffix
-        starts, at = [], self.text.find(needle)
-        while at >= 0 and len(starts) < _MAX_HITS:
-            starts.append(at + len(anchor.prefix))
-            at = self.text.find(needle, at + 1)
-        return starts
+        return [at + len(anchor.prefix) for at in self.occurrences.starts(needle, _MAX_HITS)]
 
     def is_exact_at(self, anchor: Anchor, start: int) -> bool:
         at = start - len(anchor.prefix)
@@ -657,11 +765,8 @@ class _Document:
         """Where the quote stands character for character, and how much of its context stands
         with it there: the `_MAX_VERBATIM` places nearest the hint. An empty quote stands
         everywhere, so nowhere here."""
-        quote, starts = anchor.quote, []
-        at = self.text.find(quote) if quote else -1
-        while at >= 0 and len(starts) < _MAX_HITS:
-            starts.append(at)
-            at = self.text.find(quote, at + 1)
+        quote = anchor.quote
+        starts = self.occurrences.starts(quote, _MAX_HITS) if quote else []
         if len(starts) > _MAX_VERBATIM:
             near = 0 if hint is None else hint
             starts = sorted(sorted(starts, key=lambda start: abs(start - near))[:_MAX_VERBATIM])
@@ -681,11 +786,8 @@ class _Document:
         for context, kept_here, kept, offset in sides:
             if not context or kept_here == _VERBATIM:
                 continue
-            at, looked = self.text.find(kept), 0
-            while at >= 0 and looked < _MAX_HITS:
-                if at + offset != hit.start:
-                    return True
-                at, looked = self.text.find(kept, at + 1), looked + 1
+            if any(at + offset != hit.start for at in self.occurrences.starts(kept, _MAX_HITS)):
+                return True
         return False
 
     def verbatim_at(

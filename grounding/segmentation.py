@@ -79,12 +79,19 @@ class PlanError(ValueError):
         self.problem = problem
 
 
+def shown_number(index: int) -> int:
+    """The number a person reads for the item at `index` of a plan's list (entries, rejected
+    and merged records), in every message: #1 is the first, as the screen numbers them."""
+    return index + 1
+
+
 class DriftError(ValueError):
     """The text moved under the plan: some entries cannot be placed exactly any more."""
 
     def __init__(self, drifted: Sequence[tuple[int, str, Location]]) -> None:
         described = "; ".join(
-            f"entry #{index} ({path!r}) is {location.status}" for index, path, location in drifted
+            f"entry #{shown_number(index)} ({path!r}) is {location.status}"
+            for index, path, location in drifted
         )
         super().__init__(
             f"{len(drifted)} entr{'y' if len(drifted) == 1 else 'ies'} can no longer be placed "
@@ -275,7 +282,7 @@ def parse_segmentation_plan(payload: object, text: str | None = None) -> Segment
         if not isinstance(raw_rejected, list):
             raise PlanError("plan", "rejected", f"must be a list, not {_kind(raw_rejected)}")
         rejected = tuple(
-            _parse_record(raw, f"rejected record #{index}", REJECTED_DECISIONS, text)
+            _parse_record(raw, f"rejected record #{shown_number(index)}", REJECTED_DECISIONS, text)
             for index, raw in enumerate(raw_rejected)
         )
     double_review = payload.get("double_review", False)
@@ -300,10 +307,13 @@ def _check_double_reviewed(entries: tuple[PlanEntry, ...], rejected: tuple[Recor
     records = [
         (_where("entry", i, {"path": e.path}), e.adjudication) for i, e in enumerate(entries)
     ]
-    records += [(f"rejected record #{i}", r.adjudication) for i, r in enumerate(rejected)]
+    records += [
+        (f"rejected record #{shown_number(i)}", r.adjudication) for i, r in enumerate(rejected)
+    ]
     for where, record in list(records):
         records += [
-            (f"{where} merged record #{i}", m.adjudication) for i, m in enumerate(record.merged)
+            (f"{where} merged record #{shown_number(i)}", m.adjudication)
+            for i, m in enumerate(record.merged)
         ]
     for where, record in records:
         if len(record.reviewers) != 2:
@@ -446,7 +456,11 @@ def _parse_adjudication(
             )
         merged = tuple(
             _parse_record(
-                item, f"{where} merged record #{index}", MERGED_DECISIONS, text, container_span
+                item,
+                f"{where} merged record #{shown_number(index)}",
+                MERGED_DECISIONS,
+                text,
+                container_span,
             )
             for index, item in enumerate(raw_merged)
         )
@@ -603,9 +617,11 @@ def _text_field(raw: Mapping, name: str, where: str) -> str:
 def _check_order_and_uniqueness(entries: Sequence[PlanEntry]) -> None:
     seen: dict[str, int] = {}
     for index, entry in enumerate(entries):
-        where = f"entry #{index} ({entry.path!r})"
+        where = f"entry #{shown_number(index)} ({entry.path!r})"
         if entry.path in seen:
-            raise PlanError(where, "path", f"duplicates the path of entry #{seen[entry.path]}")
+            raise PlanError(
+                where, "path", f"duplicates the path of entry #{shown_number(seen[entry.path])}"
+            )
         seen[entry.path] = index
         if index:
             previous = entries[index - 1]
@@ -613,7 +629,8 @@ def _check_order_and_uniqueness(entries: Sequence[PlanEntry]) -> None:
                 raise PlanError(
                     where,
                     "span",
-                    f"{list(entry.span)} starts before entry #{index - 1} ({previous.path!r}) "
+                    f"{list(entry.span)} starts before entry #{shown_number(index - 1)} "
+                    f"({previous.path!r}) "
                     f"ends at {previous.span[1]}: spans must be in order and not overlap",
                 )
 
@@ -629,8 +646,8 @@ def _refuse_unknown_keys(
 
 def _where(kind: str, index: int, raw: object) -> str:
     if isinstance(raw, Mapping) and isinstance(raw.get("path"), str):
-        return f"{kind} #{index} ({raw['path']!r})"
-    return f"{kind} #{index}"
+        return f"{kind} #{shown_number(index)} ({raw['path']!r})"
+    return f"{kind} #{shown_number(index)}"
 
 
 def _is_iso_datetime(value: str) -> bool:

@@ -256,15 +256,17 @@ INSIGHTS_CACHE_SECONDS = int(os.environ.get("REVIEW_INSIGHTS_CACHE_SECONDS", "60
 
 # --- Bounds on what a person or a pipeline may send ------------------------------------------
 # Every door (upload forms, the API, the commands) refuses more than this, naming the limit,
-# before any work is done: a plan's cost grows with its entries times its text.
+# before any work is done.
 REVIEW_MAX_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_UPLOAD_BYTES", 10 * 1024 * 1024))
 # A cap on proposed segments is 0 (none) or at least this many characters: a cap of 1 turns
 # one document into thousands of entries.
 REVIEW_MIN_SEGMENT_CHARS = 200
 # A document's extracted text: a compressed PDF can inflate far past its upload size.
 REVIEW_MAX_DOCUMENT_CHARS = 10_000_000
-REVIEW_MAX_PLAN_ENTRIES = 5000
-REVIEW_MAX_IMPORT_LINES = 10000
+# Placing a plan's anchors is linear in its entries and its text (one index of the text).
+REVIEW_MAX_PLAN_ENTRIES = 10_000
+# Imports are read and written a batch at a time: this bounds an import's time, not memory.
+REVIEW_MAX_IMPORT_LINES = 100_000
 # JSON nested deeper than this is refused (Python's parser would fail at about 1,000 levels).
 REVIEW_MAX_JSON_DEPTH = 64
 # The most rows one page of /api/plans or /api/decisions holds.

@@ -331,7 +331,7 @@ def entry_reviews(plan: Plan) -> dict[int, tuple[tuple[str, str], str]]:
         if str(entry.pk) not in latest or latest[str(entry.pk)].action not in SETTLING_ACTIONS
     ]
     if len(reviewers) != 2 or unsettled:
-        listed = ", ".join(f"#{entry.position} ({entry.path!r})" for entry in unsettled[:10])
+        listed = ", ".join(f"#{entry.number} ({entry.path!r})" for entry in unsettled[:10])
         raise PlanNotAdjudicable(
             [
                 f"plan {plan.pk} is double-reviewed; not settled by two reviewers yet: "

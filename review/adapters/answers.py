@@ -22,13 +22,10 @@ from typing import Any
 from grounding.citations import finalize
 from grounding.sources import InvalidSourceListError, parse_source_list
 from review.adapters.jsonl import (
-    CREATED,
     MISSING,
-    UNCHANGED,
     Checker,
     ImportResult,
     LineProblems,
-    already_imported,
     import_lines,
 )
 from review.models import Answer, AnswerReference
@@ -60,7 +57,9 @@ def import_answers(
         lines,
         parse=parse_answer,
         identify=lambda record: record.answer_id,
-        store=_store_answer,
+        model=Answer,
+        prepare=_prepare_answer,
+        write=_write_answers,
         skip_invalid=skip_invalid,
         kind="answer_id",
         on_line=on_line,
@@ -131,14 +130,13 @@ def _sources(check: Checker, value: Any) -> tuple[dict, ...]:
     return tuple(items or ())
 
 
-def _store_answer(record: AnswerRecord, sha256: str) -> str:
-    if already_imported(Answer, "answer_id", record.answer_id, sha256):
-        return UNCHANGED
+def _prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[AnswerReference]]:
+    """The unsaved rows of a new answer: finalization runs here, once."""
     try:
         result = finalize(record.text, record.sources)
     except ValueError as exc:
         raise LineProblems(f"finalization refused the answer: {exc}") from exc
-    answer = Answer.objects.create(
+    answer = Answer(
         answer_id=record.answer_id,
         question=record.question,
         raw_text=record.text,
@@ -150,9 +148,8 @@ def _store_answer(record: AnswerRecord, sha256: str) -> str:
         **{f"change_{kind}": True for kind in result.change_kinds},
         source_sha256=sha256,
     )
-    AnswerReference.objects.bulk_create(
+    references = [
         AnswerReference(
-            answer=answer,
             number=shown,
             original_number=original,
             title=source["title"],
@@ -166,5 +163,16 @@ def _store_answer(record: AnswerRecord, sha256: str) -> str:
         for (original, shown), source in zip(
             result.number_map.items(), result.canonical_sources, strict=True
         )
+    ]
+    return answer, references
+
+
+def _write_answers(batch: list[tuple[Answer, list[AnswerReference]]]) -> None:
+    """One INSERT for the batch's answers and one for their references."""
+    answers = Answer.objects.bulk_create([answer for answer, _ in batch])
+    for answer, (_, references) in zip(answers, batch, strict=True):
+        for reference in references:
+            reference.answer = answer
+    AnswerReference.objects.bulk_create(
+        [reference for _, references in batch for reference in references]
     )
-    return CREATED

@@ -26,12 +26,9 @@ from grounding.evidence import (
     assess_rationale,
 )
 from review.adapters.jsonl import (
-    CREATED,
     MISSING,
-    UNCHANGED,
     Checker,
     ImportResult,
-    already_imported,
     import_lines,
 )
 from review.models import Case, Evidence
@@ -68,7 +65,9 @@ def import_cases(
         lines,
         parse=parse_case,
         identify=lambda record: record.case_id,
-        store=_store_case,
+        model=Case,
+        prepare=_prepare_case,
+        write=_write_cases,
         skip_invalid=skip_invalid,
         kind="case_id",
         on_line=on_line,
@@ -176,12 +175,11 @@ def _rationale(check: Checker, value: Any) -> dict[str, Any]:
     return rationale
 
 
-def _store_case(record: CaseRecord, sha256: str) -> str:
-    if already_imported(Case, "case_id", record.case_id, sha256):
-        return UNCHANGED
+def _prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]:
+    """The unsaved rows of a new case: the validator's report is computed here, once."""
     accumulator = EvidenceAccumulator(record.evidence)
     report = assess_rationale(record.rationale_text, accumulator, record.declared_ids)
-    case = Case.objects.create(
+    case = Case(
         case_id=record.case_id,
         content_text=record.content["text"],
         author=record.content["author"],
@@ -196,9 +194,8 @@ def _store_case(record: CaseRecord, sha256: str) -> str:
         validator_reason=report.validation.reason,
         source_sha256=sha256,
     )
-    Evidence.objects.bulk_create(
+    evidence = [
         Evidence(
-            case=case,
             position=position,
             ev_id=evidence_id,
             tool=result.tool,
@@ -208,5 +205,14 @@ def _store_case(record: CaseRecord, sha256: str) -> str:
             data=result.data,
         )
         for position, (evidence_id, result) in enumerate(accumulator.items())
-    )
-    return CREATED
+    ]
+    return case, evidence
+
+
+def _write_cases(batch: list[tuple[Case, list[Evidence]]]) -> None:
+    """One INSERT for the batch's cases and one for their evidence."""
+    cases = Case.objects.bulk_create([case for case, _ in batch])
+    for case, (_, evidence) in zip(cases, batch, strict=True):
+        for item in evidence:
+            item.case = case
+    Evidence.objects.bulk_create([item for _, evidence in batch for item in evidence])

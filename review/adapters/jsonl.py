@@ -3,18 +3,20 @@
 The cases and answers imports share this. A file is imported whole or not at all:
 every bad line is reported with its number and what is wrong with it, and nothing
 is written unless `skip_invalid` asks to import the good lines and hand back the
-bad ones.
+bad ones. Lines are read, checked and written a batch at a time, inside the one
+transaction, so memory does not grow with the file.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
@@ -23,8 +25,6 @@ from django.db.models import Model
 
 from review.adapters.errors import ImportRefused
 
-CREATED = "created"
-UNCHANGED = "unchanged"
 # A key that is not there at all, as opposed to one that is null.
 MISSING = object()
 
@@ -73,11 +73,11 @@ def read_lines(lines: Iterable[str | bytes] | str | bytes) -> Iterator[Line]:
     `raw` (as surrogate escapes) so a rejects file can write them back unchanged.
     """
     if isinstance(lines, bytes):
-        lines = lines.splitlines(keepends=True)
+        lines = split_lines(io.BytesIO(lines))
     elif isinstance(lines, str):
         # Not str.splitlines: it also breaks at U+2028 and friends, which may sit
-        # unescaped inside a JSON string.
-        lines = [f"{piece}\n" for piece in lines.split("\n")]
+        # unescaped inside a JSON string. A StringIO breaks at "\n" only.
+        lines = io.StringIO(lines)
     offset = 0
     for number, line in enumerate(lines, start=1):
         if isinstance(line, bytes):
@@ -94,6 +94,13 @@ def read_lines(lines: Iterable[str | bytes] | str | bytes) -> Iterator[Line]:
             yield Line(number, raw, problems=(problem,))
             continue
         yield _parse(number, raw)
+
+
+def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """Lines of bytes (as a binary file gives them, at each "\n") broken again where
+    `bytes.splitlines` breaks them: at "\n", "\r\n" or a lone "\r"."""
+    for chunk in chunks:
+        yield from chunk.splitlines(keepends=True)
 
 
 def _parse(number: int, raw: str) -> Line:
@@ -200,80 +207,105 @@ def content_sha256(value: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+class _BadLines(dict):
+    """Bad lines by number, with their problems. The line as received is kept only when it
+    is handed back (under skip_invalid); a refused file needs only the messages."""
+
+    def __init__(self, *, keep_raw: bool) -> None:
+        super().__init__()
+        self.keep_raw = keep_raw
+
+    def add(self, line: Line, problems: list[str]) -> None:
+        kept = replace(line, value=None) if self.keep_raw else replace(line, raw="", value=None)
+        self[line.number] = (kept, problems)
+
+
+@dataclass
+class _Pending:
+    """Good lines read but not yet written: one batch."""
+
+    items: list[tuple[Line, Any, str]] = field(default_factory=list)
+    chars: int = 0
+
+    def add(self, line: Line, record: Any, sha256: str) -> None:
+        self.items.append((line, record, sha256))
+        self.chars += len(line.raw)
+
+    def full(self) -> bool:
+        return len(self.items) >= BATCH_LINES or self.chars >= BATCH_CHARS
+
+
+# A batch is written when it holds this many lines or characters, whichever comes first, so
+# memory stays flat however long the file is.
+BATCH_LINES = 500
+BATCH_CHARS = 4_000_000
+
+
 def import_lines(
     lines: Iterable[str | bytes] | str | bytes,
     *,
     parse: Callable[[Any], Any],
     identify: Callable[[Any], str],
-    store: Callable[[Any, str], str],
+    model: type[Model],
+    prepare: Callable[[Any, str], Any],
+    write: Callable[[list[Any]], None],
     skip_invalid: bool = False,
     kind: str,
     on_line: LineProgress | None = None,
 ) -> ImportResult:
-    """Parse every line, then store the good ones in one transaction.
+    """Read, check and store the lines a batch at a time, all in one transaction.
 
     `parse(value)` checks one JSON value and returns a record, raising LineProblems;
-    `identify(record)` names it (duplicates within the file are bad lines);
-    `store(record, sha256)` writes it and returns CREATED or UNCHANGED, raising
-    LineProblems for a conflict with what is already stored.
-    Without `skip_invalid`, any bad line refuses the whole file with ImportRefused.
-    `on_line(number)` hears each line read, before anything is stored.
+    `identify(record)` names it (duplicates within the file are bad lines). A record whose
+    `kind` field names a `model` row stored with the same content (`source_sha256`) is left
+    unchanged; with other content it is a bad line. `prepare(record, sha256)` makes the rows
+    of a new record (raising LineProblems for one that cannot be stored), and `write(rows)`
+    bulk-creates a batch of them.
+    Without `skip_invalid`, any bad line refuses the whole file with ImportRefused, and
+    nothing is written. `on_line(number)` hears each line as it is read.
     """
-    parsed: list[tuple[Line, Any]] = []
-    bad: dict[int, tuple[Line, list[str]]] = {}
+    bad = _BadLines(keep_raw=skip_invalid)
+    # The one thing kept per line of the file: where each identifier first stood.
     first_seen: dict[str, int] = {}
     seen_any = False
     max_lines = settings.REVIEW_MAX_IMPORT_LINES
-    for line in read_lines(lines):
-        if line.number > max_lines:
-            raise ImportRefused(
-                f"the file has more than {max_lines:,} lines; at most that many are taken in "
-                "one import (REVIEW_MAX_IMPORT_LINES): split it"
-            )
-        seen_any = True
-        if on_line is not None:
-            on_line(line.number)
-        if line.problems:
-            bad[line.number] = (line, list(line.problems))
-            continue
-        try:
-            record = parse(line.value)
-        except LineProblems as exc:
-            bad[line.number] = (line, exc.problems)
-            continue
-        identifier = identify(record)
-        if identifier in first_seen:
-            bad[line.number] = (
-                line,
-                [f"{kind} {identifier!r} is already on line {first_seen[identifier]}"],
-            )
-            continue
-        first_seen[identifier] = line.number
-        parsed.append((line, record))
-    if not seen_any:
-        raise ImportRefused("the file has no lines")
-
     result = ImportResult()
+    pending = _Pending()
+    store = _BatchStore(model, kind, identify, prepare, write, result, bad)
     with transaction.atomic():
-        for line, record in parsed:
-            try:
-                # A savepoint per line, so a refused line leaves nothing behind
-                # when the others are kept under skip_invalid.
-                with transaction.atomic():
-                    outcome = store(record, content_sha256(line.value))
-            except LineProblems as exc:
-                bad[line.number] = (line, exc.problems)
+        for line in read_lines(lines):
+            if line.number > max_lines:
+                raise ImportRefused(
+                    f"the file has more than {max_lines:,} lines; at most that many are taken "
+                    "in one import (REVIEW_MAX_IMPORT_LINES): split it"
+                )
+            seen_any = True
+            if on_line is not None:
+                on_line(line.number)
+            if line.problems:
+                bad.add(line, list(line.problems))
                 continue
-            except IntegrityError:
-                bad[line.number] = (
+            try:
+                record = parse(line.value)
+            except LineProblems as exc:
+                bad.add(line, exc.problems)
+                continue
+            identifier = identify(record)
+            if identifier in first_seen:
+                bad.add(
                     line,
-                    [f"{kind} {identify(record)!r} was imported by someone else meanwhile"],
+                    [f"{kind} {identifier!r} is already on line {first_seen[identifier]}"],
                 )
                 continue
-            if outcome == CREATED:
-                result.created += 1
-            else:
-                result.unchanged += 1
+            first_seen[identifier] = line.number
+            # The hash is of the value as parsed; the value itself is not kept past here.
+            pending.add(replace(line, value=None), record, content_sha256(line.value))
+            if pending.full():
+                store.flush(pending, writing=skip_invalid or not bad)
+                pending = _Pending()
+        if not seen_any:
+            raise ImportRefused("the file has no lines")
+        store.flush(pending, writing=skip_invalid or not bad)
         ordered = [bad[number] for number in sorted(bad)]
         if ordered and not skip_invalid:
             raise ImportRefused(
@@ -287,20 +319,69 @@ def import_lines(
     return result
 
 
-def already_imported(model: type[Model], kind: str, identifier: str, sha256: str) -> bool:
-    """Whether the record whose `kind` field is `identifier` is stored already with this
-    content, so a second import leaves it unchanged. Stored with other content, it is a bad
-    line: a changed record needs an identifier of its own."""
-    existing = model.objects.filter(**{kind: identifier}).only("source_sha256").first()
-    if existing is None:
-        return False
-    if existing.source_sha256 == sha256:
-        return True
-    noun = model._meta.verbose_name
-    raise LineProblems(
-        f"{kind} {identifier!r} was already imported with different content; "
-        f"give the changed {noun} a new {kind}"
-    )
+class _BatchStore:
+    """Stores one batch of good lines: one query for the rows already there, one bulk write
+    for the new ones."""
+
+    def __init__(self, model, kind, identify, prepare, write, result, bad) -> None:
+        self.model, self.kind, self.identify = model, kind, identify
+        self.prepare, self.write = prepare, write
+        self.result, self.bad = result, bad
+
+    def flush(self, pending: _Pending, *, writing: bool) -> None:
+        """Check the batch against the stored rows and, while `writing` (no line of a file
+        imported whole has failed yet), write its new records."""
+        if not pending.items:
+            return
+        identifiers = [self.identify(record) for _, record, _ in pending.items]
+        stored = dict(
+            self.model.objects.filter(**{f"{self.kind}__in": identifiers}).values_list(
+                self.kind, "source_sha256"
+            )
+        )
+        new = []
+        for (line, record, sha256), identifier in zip(pending.items, identifiers, strict=True):
+            if identifier in stored:
+                if stored[identifier] == sha256:
+                    self.result.unchanged += 1
+                else:
+                    noun = self.model._meta.verbose_name
+                    self.bad.add(
+                        line,
+                        [
+                            f"{self.kind} {identifier!r} was already imported with different "
+                            f"content; give the changed {noun} a new {self.kind}"
+                        ],
+                    )
+                continue
+            try:
+                new.append((line, identifier, self.prepare(record, sha256)))
+            except LineProblems as exc:
+                self.bad.add(line, exc.problems)
+        if writing and new:
+            self._write(new)
+
+    def _write(self, new: list[tuple[Line, str, Any]]) -> None:
+        try:
+            # A savepoint, so a batch refused by the database leaves nothing behind.
+            with transaction.atomic():
+                self.write([rows for _, _, rows in new])
+        except IntegrityError:
+            # Someone else stored one of these ids since the batch was checked: find which,
+            # a line at a time.
+            for line, identifier, rows in new:
+                try:
+                    with transaction.atomic():
+                        self.write([rows])
+                except IntegrityError:
+                    self.bad.add(
+                        line,
+                        [f"{self.kind} {identifier!r} was imported by someone else meanwhile"],
+                    )
+                    continue
+                self.result.created += 1
+            return
+        self.result.created += len(new)
 
 
 def write_rejects(rejected: list[tuple[int, str, str]], path) -> None:

@@ -50,6 +50,7 @@ from grounding.segmentation import (
     SegmentationPlan,
     parse_segmentation_plan,
     plan_to_payload,
+    shown_number,
 )
 from review.adapters.documents import (
     document_bytes,
@@ -270,9 +271,8 @@ def _check_fits_columns(plan: SegmentationPlan) -> None:
         for name, limit in PLAN_FIELD_MAX.items()
         if len(getattr(plan, name)) > limit
     ]
-    # Numbered as the screen numbers them: #1 is the first.
-    for number, entry in enumerate(plan.entries, start=1):
-        where = f"entry #{number} ({entry.path[:60]!r})"
+    for index, entry in enumerate(plan.entries):
+        where = f"entry #{shown_number(index)} ({entry.path[:60]!r})"
         problems += [
             f"{where}: field {name!r} is longer than {limit} characters"
             for name, limit in TEXT_FIELD_MAX.items()

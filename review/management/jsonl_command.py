@@ -5,13 +5,14 @@ command's does."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
-from review.adapters.jsonl import ImportResult, write_rejects
-from review.management.commands._common import REFUSED, read_bytes
+from review.adapters.jsonl import ImportResult, split_lines, write_rejects
+from review.management.commands._common import REFUSED, file_lines
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -22,7 +23,7 @@ def default_rejects_path(path: Path) -> Path:
 class JsonlImportCommand(BaseCommand):
     noun = "records"
 
-    def import_file(self, data: bytes, *, skip_invalid: bool) -> ImportResult:
+    def import_file(self, data: Iterable[bytes], *, skip_invalid: bool) -> ImportResult:
         raise NotImplementedError
 
     def add_arguments(self, parser):
@@ -49,12 +50,15 @@ class JsonlImportCommand(BaseCommand):
                 f"{target} is the file being imported; choose another --rejects-out",
                 returncode=REFUSED,
             )
-        data = read_bytes(file, "file")
+        lines_read = file_lines(file, "file")
         try:
-            result = self.import_file(data, skip_invalid=skip_invalid)
+            # Read as it is imported, a line at a time: memory does not grow with the file.
+            result = self.import_file(split_lines(lines_read), skip_invalid=skip_invalid)
         except ImportRefused as exc:
             lines = "\n".join(f"  {problem}" for problem in exc.problems)
             raise CommandError(f"{file}: nothing imported.\n{lines}", returncode=REFUSED) from exc
+        finally:
+            lines_read.close()
         summary = (
             f"{file}: {result.created} {self.noun} created, {result.unchanged} unchanged, "
             f"{len(result.rejected)} rejected"

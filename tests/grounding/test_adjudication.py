@@ -132,7 +132,7 @@ def test_undecided_entries_are_refused_and_every_one_is_named() -> None:
     with pytest.raises(UndecidedEntries) as caught:
         adjudicate(proposed_plan(), [accept(), None, accept(), None], TEXT)
     message = str(caught.value)
-    assert f"#1 ('{PATHS[1]}')" in message and f"#3 ('{PATHS[3]}')" in message
+    assert f"#2 ('{PATHS[1]}')" in message and f"#4 ('{PATHS[3]}')" in message
     assert PATHS[0] not in message
     assert caught.value.undecided == ((1, PATHS[1]), (3, PATHS[3]))
 
@@ -150,7 +150,7 @@ def test_decisions_that_do_not_line_up_with_the_entries_are_refused() -> None:
 
 def test_something_that_is_not_a_decision_is_refused() -> None:
     loose = [accept(), {"kind": "accept"}, accept(), accept()]
-    with pytest.raises(AdjudicationError, match="entry #1"):
+    with pytest.raises(AdjudicationError, match="entry #2"):
         adjudicate(proposed_plan(), loose, TEXT)  # type: ignore[arg-type]
 
 
@@ -189,7 +189,7 @@ def test_an_edited_path_is_recorded_with_the_old_one() -> None:
 @pytest.mark.parametrize("path", ["Grunn/Peler", "grunn//peler", "grunn/påler", "/grunn", ""])
 def test_an_edited_path_must_still_be_a_valid_path(path: str) -> None:
     decisions = [accept(), Decision.edit("ola", WHEN, path=path), accept(), accept()]
-    with pytest.raises(AdjudicationError, match=r"entry #1 .*path"):
+    with pytest.raises(AdjudicationError, match=r"entry #2 .*path"):
         adjudicate(proposed_plan(), decisions, TEXT)
 
 
@@ -202,7 +202,7 @@ def test_an_edited_path_may_not_take_another_entrys_path() -> None:
 @pytest.mark.parametrize("title", ["", "   ", "to\nlinjer"])
 def test_an_edited_title_must_still_be_one_line_of_text(title: str) -> None:
     decisions = [Decision.edit("ola", WHEN, title=title), accept(), accept(), accept()]
-    with pytest.raises(AdjudicationError, match="entry #0"):
+    with pytest.raises(AdjudicationError, match="entry #1"):
         adjudicate(proposed_plan(), decisions, TEXT)
 
 
@@ -210,7 +210,7 @@ def test_an_edited_span_must_lie_in_the_text_and_hold_some() -> None:
     blank = TEXT.index("\n\n## 2")
     for span in [(5, 5), (-1, 10), (10, len(TEXT) + 1), (blank, blank + 2)]:
         decisions = [accept(), accept(), accept(), Decision.edit("ola", WHEN, span=span)]
-        with pytest.raises(AdjudicationError, match="entry #3"):
+        with pytest.raises(AdjudicationError, match="entry #4"):
             adjudicate(proposed_plan(), decisions, TEXT)
 
 
@@ -259,13 +259,13 @@ def test_a_chain_of_merges_lands_in_the_first_kept_entry_and_unites_the_rules() 
 
 def test_the_first_entry_has_nothing_to_merge_into() -> None:
     decisions = [Decision.merge("ola", WHEN), accept(), accept(), accept()]
-    with pytest.raises(AdjudicationError, match=r"entry #0 .*no entry before"):
+    with pytest.raises(AdjudicationError, match=r"entry #1 .*no entry before"):
         adjudicate(proposed_plan(), decisions, TEXT)
 
 
 def test_merging_into_a_rejected_entry_is_refused() -> None:
     decisions = [accept(), Decision.reject("ola", WHEN), Decision.merge("ola", WHEN), accept()]
-    with pytest.raises(AdjudicationError, match=r"entry #2 .*rejected"):
+    with pytest.raises(AdjudicationError, match=r"entry #3 .*rejected"):
         adjudicate(proposed_plan(), decisions, TEXT)
 
 

@@ -60,14 +60,14 @@ def test_replay_refuses_a_double_reviewed_plan_with_an_entry_one_person_settled(
 
     with pytest.raises(PlanError, match="one person settled this entry") as refused:
         parse_segmentation_plan(tampered, TEXT)
-    assert "entry #1" in str(refused.value)
+    assert "entry #2" in str(refused.value)
 
 
 def test_replay_refuses_a_rejection_one_person_settled_in_a_double_reviewed_plan():
     payload = adjudicate(proposed_plan(), decisions(), TEXT, double_review=True)
     del payload["rejected"][0]["adjudication"]["reviewers"]
 
-    with pytest.raises(PlanError, match="rejected record #0"):
+    with pytest.raises(PlanError, match="rejected record #1"):
         parse_segmentation_plan(payload, TEXT)
 
 

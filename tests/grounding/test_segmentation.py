@@ -138,20 +138,20 @@ def test_a_plan_claiming_adjudication_while_an_entry_is_still_proposed_is_refuse
     payload = adjudicated_payload()
     payload["entries"][0]["derived"] = [PROPOSED_MARKER, "rule:heading"]
     message = refusal(payload)
-    assert "entry #0 ('tunnelhaandbok')" in message and "'derived'" in message
+    assert "entry #1 ('tunnelhaandbok')" in message and "'derived'" in message
 
 
 def test_a_proposed_marker_anywhere_in_derived_counts() -> None:
     payload = adjudicated_payload()
     payload["entries"][1]["derived"] = ["rule:heading", PROPOSED_MARKER]
-    assert "entry #1" in refusal(payload)
+    assert "entry #2" in refusal(payload)
 
 
 def test_a_proposed_plan_whose_entry_claims_an_adjudication_is_refused() -> None:
     payload = proposed_payload()
     payload["entries"][2]["adjudication"] = decided("accept")
     message = refusal(payload)
-    assert "entry #2 ('tunnelhaandbok/2-belysning')" in message and "'adjudication'" in message
+    assert "entry #3 ('tunnelhaandbok/2-belysning')" in message and "'adjudication'" in message
 
 
 def test_an_adjudicated_entry_without_a_record_of_the_decision_is_refused() -> None:
@@ -183,7 +183,7 @@ def test_a_decision_missing_any_part_of_its_record_is_refused(missing: str) -> N
     payload = adjudicated_payload()
     del payload["rejected"][0]["adjudication"][missing]
     message = refusal(payload)
-    assert "rejected record #0 ('tunnelhaandbok/3-drenering')" in message
+    assert "rejected record #1 ('tunnelhaandbok/3-drenering')" in message
     assert f"adjudication.{missing}" in message
 
 
@@ -204,7 +204,7 @@ def test_a_rejected_record_must_say_reject(decision: str) -> None:
 def test_a_merged_record_must_say_merge() -> None:
     payload = adjudicated_payload()
     payload["entries"][1]["adjudication"]["merged"][0]["adjudication"]["decision"] = "accept"
-    assert "merged record #0" in refusal(payload)
+    assert "merged record #1" in refusal(payload)
 
 
 @pytest.mark.parametrize("records", [[], None])
@@ -225,7 +225,7 @@ def test_an_adjudicated_plan_must_list_its_rejections_even_when_none() -> None:
 def test_a_rejected_record_still_proposed_is_refused() -> None:
     payload = adjudicated_payload()
     payload["rejected"][0]["derived"] = [PROPOSED_MARKER, "rule:heading"]
-    assert "rejected record #0" in refusal(payload)
+    assert "rejected record #1" in refusal(payload)
 
 
 def test_an_edit_must_record_what_it_changed_and_an_accept_must_not() -> None:
@@ -249,7 +249,7 @@ def test_a_merged_record_outside_the_entry_that_absorbed_it_is_refused() -> None
     payload = adjudicated_payload()
     record = payload["entries"][1]["adjudication"]["merged"][0]
     record["span"] = [record["span"][0], len(TEXT)]
-    assert "merged record #0" in refusal(payload)
+    assert "merged record #1" in refusal(payload)
 
 
 def test_an_empty_merged_list_is_refused_rather_than_carried() -> None:
@@ -299,7 +299,7 @@ def test_a_duplicate_path_is_refused_naming_both_entries() -> None:
     payload = proposed_payload()
     payload["entries"][3]["path"] = payload["entries"][1]["path"]
     message = refusal(payload)
-    assert "entry #3 ('tunnelhaandbok/1-ventilasjon')" in message and "entry #1" in message
+    assert "entry #4 ('tunnelhaandbok/1-ventilasjon')" in message and "entry #2" in message
 
 
 @pytest.mark.parametrize(
@@ -310,7 +310,7 @@ def test_an_ill_formed_path_is_refused(path: object) -> None:
     payload = proposed_payload()
     payload["entries"][1]["path"] = path
     message = refusal(payload)
-    assert "entry #1" in message and "'path'" in message
+    assert "entry #2" in message and "'path'" in message
 
 
 def test_spans_out_of_order_are_refused() -> None:
@@ -318,7 +318,7 @@ def test_spans_out_of_order_are_refused() -> None:
     entries = payload["entries"]
     entries[1], entries[2] = entries[2], entries[1]
     message = refusal(payload)
-    assert "entry #2 ('tunnelhaandbok/1-ventilasjon')" in message and "'span'" in message
+    assert "entry #3 ('tunnelhaandbok/1-ventilasjon')" in message and "'span'" in message
 
 
 def test_overlapping_spans_are_refused() -> None:
@@ -327,7 +327,7 @@ def test_overlapping_spans_are_refused() -> None:
     first["span"][1] += 5
     first["anchor"] = make_anchor(TEXT, *first["span"]).to_dict()
     message = refusal(payload)
-    assert "entry #1" in message and "overlap" in message
+    assert "entry #2" in message and "overlap" in message
 
 
 @pytest.mark.parametrize(
@@ -337,7 +337,7 @@ def test_an_ill_formed_span_is_refused(span: object) -> None:
     payload = proposed_payload()
     payload["entries"][0]["span"] = span
     message = refusal(payload)
-    assert "entry #0" in message and "'span'" in message
+    assert "entry #1" in message and "'span'" in message
 
 
 def test_a_span_past_the_end_of_the_text_is_refused() -> None:
@@ -353,7 +353,7 @@ def test_an_anchor_that_does_not_fit_its_span_in_the_text_is_refused(part: str) 
     # Same length, different characters: only a comparison with the text can tell.
     anchor[part] = anchor[part][:-1] + ("#" if anchor[part][-1:] != "#" else "!")
     message = refusal(payload)
-    assert "entry #2" in message and f"'anchor.{part}'" in message
+    assert "entry #3" in message and f"'anchor.{part}'" in message
 
 
 def test_an_anchor_of_the_wrong_length_is_refused_even_without_the_text() -> None:
@@ -399,7 +399,7 @@ def test_a_proposed_entry_must_start_proposed_and_name_its_rules(derived: object
     payload = proposed_payload()
     payload["entries"][3]["derived"] = derived
     message = refusal(payload)
-    assert "entry #3 ('tunnelhaandbok/3-drenering')" in message and "'derived'" in message
+    assert "entry #4 ('tunnelhaandbok/3-drenering')" in message and "'derived'" in message
 
 
 @pytest.mark.parametrize("title", ["", "  ", "To\nlinjer", None, 3])
@@ -414,7 +414,7 @@ def test_the_error_names_the_entry_and_field_for_a_caller_to_show() -> None:
     payload["entries"][1]["span"] = "nowhere"
     with pytest.raises(PlanError) as caught:
         parse_segmentation_plan(payload)
-    assert caught.value.where == "entry #1 ('tunnelhaandbok/1-ventilasjon')"
+    assert caught.value.where == "entry #2 ('tunnelhaandbok/1-ventilasjon')"
     assert caught.value.field == "span"
 
 

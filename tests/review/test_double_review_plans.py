@@ -10,7 +10,12 @@ import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review.actions.entries import accept_entry, reject_entry
-from review.actions.plan_reviews import curate_entry, differing_entries, open_review_copy
+from review.actions.plan_reviews import (
+    curate_entry,
+    differing_entries,
+    entry_reviews,
+    open_review_copy,
+)
 from review.actions.plans import adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
@@ -57,6 +62,16 @@ def test_a_plan_one_editor_reviewed_is_neither_adjudicated_nor_exportable(plan, 
     assert all(entry.state == "proposed" for entry in entries_of(plan))
     with pytest.raises(PlanNotAdjudicable):
         export_plan(plan)
+
+
+def test_the_entries_not_settled_by_two_reviewers_are_numbered_as_the_screen_does(plan):
+    first = entries_of(plan)[0]
+
+    with pytest.raises(PlanNotAdjudicable) as refused:
+        entry_reviews(plan)
+
+    assert f"#1 ({first.path!r})" in str(refused.value)
+    assert "#0 (" not in str(refused.value)
 
 
 def test_entries_the_two_reviews_agree_on_are_settled_and_only_the_difference_is_left(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from django.conf import settings
@@ -36,16 +36,40 @@ def read_bytes(path: str | Path, what: str) -> bytes:
             # One byte past the limit is enough to know it is too large, without reading it all.
             data = handle.read(limit + 1)
     except OSError as error:
-        raise CommandError(
-            f"cannot read {what} {path}: {error.strerror or error}", returncode=REFUSED
-        ) from error
+        raise _unreadable(path, what, error) from error
     if len(data) > limit:
-        raise CommandError(
-            f"refused: {what} {path} is larger than {limit:,} bytes, the most taken "
-            "(REVIEW_MAX_UPLOAD_BYTES)",
-            returncode=REFUSED,
-        )
+        raise _too_large(path, what)
     return data
+
+
+def file_lines(path: str | Path, what: str) -> Iterator[bytes]:
+    """The file's lines, read one at a time as they are asked for, refused (CommandError)
+    as soon as the file proves larger than the upload limit every door keeps."""
+    limit = settings.REVIEW_MAX_UPLOAD_BYTES
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 (closed when the lines run out or stop)
+    except OSError as error:
+        raise _unreadable(path, what, error) from error
+    with handle:
+        read = 0
+        # A line is read at most one byte past what is left, so none is read whole if too long.
+        while line := handle.readline(limit - read + 1):
+            read += len(line)
+            if read > limit:
+                raise _too_large(path, what)
+            yield line
+
+
+def _unreadable(path: str | Path, what: str, error: OSError) -> CommandError:
+    return CommandError(f"cannot read {what} {path}: {error.strerror or error}", returncode=REFUSED)
+
+
+def _too_large(path: str | Path, what: str) -> CommandError:
+    return CommandError(
+        f"refused: {what} {path} is larger than {settings.REVIEW_MAX_UPLOAD_BYTES:,} bytes, "
+        "the most taken (REVIEW_MAX_UPLOAD_BYTES)",
+        returncode=REFUSED,
+    )
 
 
 def write_atomically(path: str | Path, chunks: Iterable[str]) -> None:
