@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -234,6 +235,8 @@ class Plan(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        # The plans queue's order ("Next": the oldest open plan first), as an index.
+        indexes = [models.Index(fields=["status", "created_at", "id"], name="plan_queue")]
 
     def __str__(self) -> str:
         return f"Plan {self.pk} for {self.document}"
@@ -485,17 +488,30 @@ class Case(SecondOpinions, Decided):
     model = models.CharField(max_length=200, blank=True)
     # grounding.evidence.RationaleReport.to_dict(), computed once at import.
     report = models.JSONField(default=dict)
-    flagged = models.BooleanField(default=False, db_index=True)
-    validator_reason = models.CharField(max_length=64, blank=True, db_index=True)
+    flagged = models.BooleanField(default=False)
+    validator_reason = models.CharField(max_length=64, blank=True)
     # The import line as received, for idempotent re-imports.
     source_sha256 = models.CharField(max_length=64)
-    verdict = models.CharField(
-        max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED, db_index=True
-    )
+    verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # The queue's order, for its list and its "Next": flagged first, then the oldest.
+    QUEUE_ORDER = ("-flagged", "created_at", "pk")
 
     class Meta:
         ordering = ["-flagged", "created_at", "pk"]
+        # The queue's order, alone and under each filter, so that a page (and "Next", which
+        # takes from the proposed ones) is a walk along an index, not a sort of every case.
+        indexes = [
+            models.Index(fields=["-flagged", "created_at", "id"], name="case_queue"),
+            models.Index(
+                fields=["validator_reason", "-flagged", "created_at", "id"],
+                name="case_queue_by_reason",
+            ),
+            models.Index(
+                fields=["verdict", "-flagged", "created_at", "id"], name="case_queue_by_verdict"
+            ),
+        ]
 
     # What a double review decides, and its value before anyone has (`SecondOpinions`).
     OUTCOME_FIELD = "verdict"
@@ -511,6 +527,29 @@ class Case(SecondOpinions, Decided):
     @property
     def external_id(self) -> str:
         return self.case_id
+
+
+class CaseFacet(models.Model):
+    """The cases queue's counts: cases per validator reason ("reason"), evidence items per
+    tool ("tool"). Kept by the database's triggers (`review.facet_triggers`) in the same
+    transaction as whatever wrote the rows; never written by the app."""
+
+    class Kind(models.TextChoices):
+        REASON = "reason", "Validator reason"
+        TOOL = "tool", "Evidence tool"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    value = models.CharField(max_length=100, blank=True)
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "value"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "value"], name="case_facet_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value!r}: {self.count}"
 
 
 class Evidence(models.Model):
@@ -540,6 +579,20 @@ class Evidence(models.Model):
         return f"{self.case} {self.ev_id}"
 
 
+SEARCH_CONFIG = "english"
+
+
+class AnswerSearchVector(SearchVector):
+    """What answer search matches: the question and the body, stemmed (PostgreSQL). SQLite has
+    no text search vectors; its column stays empty and its search reads the text itself."""
+
+    def __init__(self):
+        super().__init__("question", "body", config=SEARCH_CONFIG)
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "NULL", []
+
+
 class Answer(SecondOpinions, Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
@@ -554,7 +607,7 @@ class Answer(SecondOpinions, Decided):
     sources = models.JSONField(default=list)
     # grounding.citations.Finalization.to_dict(): every change finalization made.
     changes = models.JSONField(default=dict)
-    changed = models.BooleanField(default=False, db_index=True)
+    changed = models.BooleanField(default=False)
     # Which kinds of change finalization made (grounding.citations.CHANGE_KINDS), kept as
     # columns so the insights count them in the database.
     change_renumbered = models.BooleanField(default=False)
@@ -563,13 +616,24 @@ class Answer(SecondOpinions, Decided):
     change_backfilled = models.BooleanField(default=False)
     change_replaced = models.BooleanField(default=False)
     source_sha256 = models.CharField(max_length=64)
-    state = models.CharField(
-        max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
-    )
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Computed by the database from the question and the body whenever either is written, so
+    # a bulk insert needs nothing else; searched through its GIN index (migration 0009).
+    search = models.GeneratedField(
+        expression=AnswerSearchVector(), output_field=SearchVectorField(), db_persist=True
+    )
 
     class Meta:
-        ordering = ["-created_at", "pk"]
+        # Newest first; the id breaks ties the same way, so one index serves either direction.
+        ordering = ["-created_at", "-pk"]
+        # Each index has the list's order (read backwards) and the answers queue's ("Next":
+        # the oldest proposed first, read forwards), alone and under each filter.
+        indexes = [
+            models.Index(fields=["created_at", "id"], name="answer_list"),
+            models.Index(fields=["state", "created_at", "id"], name="answer_list_by_state"),
+            models.Index(fields=["changed", "created_at", "id"], name="answer_list_by_changed"),
+        ]
 
     OUTCOME_FIELD = "state"
     UNDECIDED = State.PROPOSED

@@ -49,9 +49,7 @@ QUEUES = {
     ),
     # The cases list's order: flagged first, then the oldest.
     Queue.CASES: QueueKind(
-        lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(
-            "-flagged", "created_at", "pk"
-        ),
+        lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(*Case.QUEUE_ORDER),
         can_decide_cases,
         "case",
     ),
