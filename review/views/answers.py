@@ -36,11 +36,14 @@ ANSWERS_PER_PAGE = 25
 LISTED_FIELDS = ("answer_id", "question", "state", "changed", "created_at")
 NEWEST_FIRST = order_keys(Answer, Answer._meta.ordering)
 BEST_FIRST = [Key("rank", descending=True, parse=float), *NEWEST_FIRST]
+# Ranking means reading every hit; a search found in more answers than this lists them newest
+# first instead (a word in so many answers says little about which is best).
+RANKED_AT_MOST = 2000
 
 
 def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
     """Answers whose question or body match `terms`, annotated with their `rank` on
-    PostgreSQL (order by `search_order(terms)`).
+    PostgreSQL (`search_order` says in which order to list them).
 
     PostgreSQL gets its full-text search (stemmed, ranked) over the stored `search` vector
     and its GIN index; SQLite, which has no such thing built in, gets every word (quotes and
@@ -60,11 +63,14 @@ def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
     return answers
 
 
-def search_order(terms: str) -> list[Key]:
-    """The order answers found by `search_answers` are listed in: best first where there is a
-    rank, then the newest."""
-    ranked = terms.strip() and connection.vendor == "postgresql"
-    return BEST_FIRST if ranked else NEWEST_FIRST
+def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
+    """The order to list what `search_answers` found in: best first when it ranked them and
+    they are few enough to rank (one query reading at most RANKED_AT_MOST + 1 ids), else the
+    newest first."""
+    if not terms.strip() or connection.vendor != "postgresql":
+        return NEWEST_FIRST
+    hits = found.order_by().values("pk")[: RANKED_AT_MOST + 1].count()
+    return BEST_FIRST if hits <= RANKED_AT_MOST else NEWEST_FIRST
 
 
 # --- The list ----------------------------------------------------------------------
@@ -78,12 +84,18 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
         answers = answers.filter(changed=filters["changed"] == "yes")
-    found = with_holders(search_answers(answers, filters["q"]), Lease.Queue.ANSWERS)
-    page = shown_page(request, found, search_order(filters["q"]), ANSWERS_PER_PAGE)
+    found = search_answers(answers, filters["q"])
+    order = search_order(found, filters["q"])
+    best = order is BEST_FIRST
+    found = with_holders(found, Lease.Queue.ANSWERS)
+    page = shown_page(request, found, order, ANSWERS_PER_PAGE)
     count_on_page(page, AnswerReference.objects, "answer", "reference_count")
     context = {
         "page": page,
         "filters": filters,
+        "best_first": best,
+        "too_common": bool(filters["q"]) and connection.vendor == "postgresql" and not best,
+        "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
         "can_decide": can_decide_answers(request.user),
         "can_lead": can_lead(request.user),
