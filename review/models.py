@@ -7,6 +7,7 @@ is the one place that bumps it and appends to the decision log.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -892,6 +893,50 @@ class Job(models.Model):
     def visible_to(self, user) -> bool:
         """A job's input and result are its starter's (staff see every job)."""
         return user.is_staff or user.pk == self.created_by_id
+
+    def output_chunks(self) -> Iterator[bytes]:
+        """The job's file a part at a time (see `JobOutputPart`), one query per part; a job
+        finished before parts existed has it whole in `output`."""
+        numbers = list(self.output_parts.order_by("number").values_list("pk", flat=True))
+        if not numbers:
+            yield bytes(self.output)
+        for pk in numbers:
+            yield bytes(JobOutputPart.objects.values_list("data", flat=True).get(pk=pk))
+
+
+class JobOutputPart(models.Model):
+    """One piece of a job's file (the whole decision log, exported): kept in pieces, so that
+    neither writing the export nor downloading it holds the whole log in memory."""
+
+    # About a mebibyte each: few rows for a large log, little memory for any one of them.
+    SIZE = 1 << 20
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="output_parts")
+    number = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["job", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "number"], name="job_output_part_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"part {self.number} of job {self.job_id}"
+
+    @classmethod
+    def write(cls, job: Job, lines: Iterable[str]) -> int:
+        """Keep `lines` as the job's file, in parts (replacing any it had); its size."""
+        cls.objects.filter(job=job).delete()
+        size, number, buffer = 0, 0, bytearray()
+        for line in lines:
+            buffer += line.encode("utf-8")
+            if len(buffer) >= cls.SIZE:
+                cls.objects.create(job=job, number=number, data=bytes(buffer))
+                size, number, buffer = size + len(buffer), number + 1, bytearray()
+        if buffer or not number:
+            cls.objects.create(job=job, number=number, data=bytes(buffer))
+        return size + len(buffer)
 
 
 # --- Second opinions (double review) ---------------------------------------------------------

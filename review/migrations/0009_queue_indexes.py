@@ -6,11 +6,13 @@ the cases queue's counters kept by triggers.
   oldest; plans: open, the oldest). They replace the single-column indexes they begin with.
 - `Answer.search` is a stored generated column (the question and body's tsvector) with a GIN
   index on PostgreSQL, in place of 0003's index on the expression; SQLite leaves it empty.
+- `JobOutputPart` keeps an export's file in parts, so the whole log is never in memory.
 - `CaseFacet` counts cases per validator reason and evidence per tool, kept by the triggers
   of `review.facet_triggers`, and counted once here from the rows already stored.
 """
 
 import django.contrib.postgres.search
+import django.db.models.deletion
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector
 from django.db import migrations, models
@@ -169,6 +171,35 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name="casefacet",
             constraint=models.UniqueConstraint(fields=("kind", "value"), name="case_facet_once"),
+        ),
+        migrations.CreateModel(
+            name="JobOutputPart",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("data", models.BinaryField()),
+                (
+                    "job",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="output_parts",
+                        to="review.job",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["job", "number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("job", "number"), name="job_output_part_once"
+                    )
+                ],
+            },
         ),
         migrations.RunPython(search_index_on_the_column, search_index_on_the_expression),
         migrations.RunPython(install_counters, remove_counters),
