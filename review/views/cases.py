@@ -81,10 +81,12 @@ def _queue_filters(request: HttpRequest) -> dict[str, str]:
 def _filtered_cases(filters: dict[str, str]):
     cases = Case.objects.all()
     reason = filters["reason"]
-    if reason == PASSED:
-        cases = cases.filter(validator_reason="")
-    elif reason:
-        cases = cases.filter(validator_reason=reason)
+    if reason:
+        # A case is flagged exactly when it has a reason. Saying so tells the database where
+        # the reason's cases lie in the queue's order, which it cannot tell from statistics:
+        # else it may walk the flagged cases looking for ones that passed.
+        passed = reason == PASSED
+        cases = cases.filter(validator_reason="" if passed else reason, flagged=not passed)
     if filters["verdict"]:
         cases = cases.filter(verdict=filters["verdict"])
     if filters["tool"] or filters["status"]:
