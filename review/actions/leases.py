@@ -49,7 +49,9 @@ QUEUES = {
     ),
     # The cases list's order: flagged first, then the oldest.
     Queue.CASES: QueueKind(
-        lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(*Case.QUEUE_ORDER),
+        lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(
+            "-flagged", "created_at", "pk"
+        ),
         can_decide_cases,
         "case",
     ),
