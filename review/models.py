@@ -496,7 +496,8 @@ class Case(SecondOpinions, Decided):
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # The queue's order, for its list and its "Next": flagged first, then the oldest.
+    # The queue's order (its list's, and the one "Next" hands cases out in): flagged first,
+    # then the oldest, the id breaking ties.
     QUEUE_ORDER = ("-flagged", "created_at", "pk")
 
     class Meta:
