@@ -195,7 +195,9 @@ def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decis
     if since is not None:
         rows = rows.filter(at__gte=since)
     if after is not None:
-        rows = rows.filter(Q(at__gt=after.at) | Q(at=after.at, pk__gt=after.pk))
+        # `at >= ...` first, so the index on `at` starts at the cursor rather than the
+        # database reading (and dropping) every row before it.
+        rows = rows.filter(Q(at__gte=after.at) & (Q(at__gt=after.at) | Q(pk__gt=after.pk)))
     return rows
 
 

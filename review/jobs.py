@@ -23,7 +23,7 @@ from review.adapters.decision_log import decision_log_lines
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult
 from review.adapters.plans import propose_document
-from review.models import Job
+from review.models import Job, JobOutputPart
 
 # At most this often a running job writes its progress, so a long import is not one UPDATE
 # per line.
@@ -200,8 +200,9 @@ def import_summary(result: ImportResult) -> dict:
 
 
 def _export(job: Job, progress: _Progress) -> dict:
-    job.output = "".join(decision_log_lines(on_row=progress, reader=job.created_by)).encode("utf-8")
-    return {"decisions": job.progress, "bytes": len(job.output)}
+    # Streamed from the log into parts: the whole log is never in memory.
+    size = JobOutputPart.write(job, decision_log_lines(on_row=progress, reader=job.created_by))
+    return {"decisions": job.progress, "bytes": size}
 
 
 _RUNNERS = {

@@ -7,9 +7,11 @@ is the one place that bumps it and appends to the decision log.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Count, Q
 from django.db.models.functions import Cast
@@ -235,6 +237,8 @@ class Plan(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        # The plans queue's order ("Next": the oldest open plan first), as an index.
+        indexes = [models.Index(fields=["status", "created_at", "id"], name="plan_queue")]
 
     def __str__(self) -> str:
         return f"Plan {self.pk} for {self.document}"
@@ -486,17 +490,31 @@ class Case(SecondOpinions, Decided):
     model = models.CharField(max_length=200, blank=True)
     # grounding.evidence.RationaleReport.to_dict(), computed once at import.
     report = models.JSONField(default=dict)
-    flagged = models.BooleanField(default=False, db_index=True)
-    validator_reason = models.CharField(max_length=64, blank=True, db_index=True)
+    flagged = models.BooleanField(default=False)
+    validator_reason = models.CharField(max_length=64, blank=True)
     # The import line as received, for idempotent re-imports.
     source_sha256 = models.CharField(max_length=64)
-    verdict = models.CharField(
-        max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED, db_index=True
-    )
+    verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # The queue's order (its list's, and the one "Next" hands cases out in): flagged first,
+    # then the oldest, the id breaking ties.
+    QUEUE_ORDER = ("-flagged", "created_at", "pk")
 
     class Meta:
         ordering = ["-flagged", "created_at", "pk"]
+        # The queue's order, alone and under each filter, so that a page (and "Next", which
+        # takes from the proposed ones) is a walk along an index, not a sort of every case.
+        indexes = [
+            models.Index(fields=["-flagged", "created_at", "id"], name="case_queue"),
+            models.Index(
+                fields=["validator_reason", "-flagged", "created_at", "id"],
+                name="case_queue_by_reason",
+            ),
+            models.Index(
+                fields=["verdict", "-flagged", "created_at", "id"], name="case_queue_by_verdict"
+            ),
+        ]
 
     # What a double review decides, and its value before anyone has (`SecondOpinions`).
     OUTCOME_FIELD = "verdict"
@@ -512,6 +530,29 @@ class Case(SecondOpinions, Decided):
     @property
     def external_id(self) -> str:
         return self.case_id
+
+
+class CaseFacet(models.Model):
+    """The cases queue's counts: cases per validator reason ("reason"), evidence items per
+    tool ("tool"). Kept by the database's triggers (`review.facet_triggers`) in the same
+    transaction as whatever wrote the rows; never written by the app."""
+
+    class Kind(models.TextChoices):
+        REASON = "reason", "Validator reason"
+        TOOL = "tool", "Evidence tool"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    value = models.CharField(max_length=100, blank=True)
+    count = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "value"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "value"], name="case_facet_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value!r}: {self.count}"
 
 
 class Evidence(models.Model):
@@ -541,6 +582,20 @@ class Evidence(models.Model):
         return f"{self.case} {self.ev_id}"
 
 
+SEARCH_CONFIG = "english"
+
+
+class AnswerSearchVector(SearchVector):
+    """What answer search matches: the question and the body, stemmed (PostgreSQL). SQLite has
+    no text search vectors; its column stays empty and its search reads the text itself."""
+
+    def __init__(self):
+        super().__init__("question", "body", config=SEARCH_CONFIG)
+
+    def as_sqlite(self, compiler, connection, **extra_context):
+        return "NULL", []
+
+
 class Answer(SecondOpinions, Decided):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
@@ -555,7 +610,7 @@ class Answer(SecondOpinions, Decided):
     sources = models.JSONField(default=list)
     # grounding.citations.Finalization.to_dict(): every change finalization made.
     changes = models.JSONField(default=dict)
-    changed = models.BooleanField(default=False, db_index=True)
+    changed = models.BooleanField(default=False)
     # Which kinds of change finalization made (grounding.citations.CHANGE_KINDS), kept as
     # columns so the insights count them in the database.
     change_renumbered = models.BooleanField(default=False)
@@ -564,13 +619,24 @@ class Answer(SecondOpinions, Decided):
     change_backfilled = models.BooleanField(default=False)
     change_replaced = models.BooleanField(default=False)
     source_sha256 = models.CharField(max_length=64)
-    state = models.CharField(
-        max_length=16, choices=State.choices, default=State.PROPOSED, db_index=True
-    )
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Computed by the database from the question and the body whenever either is written, so
+    # a bulk insert needs nothing else; searched through its GIN index (migration 0009).
+    search = models.GeneratedField(
+        expression=AnswerSearchVector(), output_field=SearchVectorField(), db_persist=True
+    )
 
     class Meta:
-        ordering = ["-created_at", "pk"]
+        # Newest first; the id breaks ties the same way, so one index serves either direction.
+        ordering = ["-created_at", "-pk"]
+        # Each index has the list's order (read backwards) and the answers queue's ("Next":
+        # the oldest proposed first, read forwards), alone and under each filter.
+        indexes = [
+            models.Index(fields=["created_at", "id"], name="answer_list"),
+            models.Index(fields=["state", "created_at", "id"], name="answer_list_by_state"),
+            models.Index(fields=["changed", "created_at", "id"], name="answer_list_by_changed"),
+        ]
 
     OUTCOME_FIELD = "state"
     UNDECIDED = State.PROPOSED
@@ -863,6 +929,50 @@ class Job(models.Model):
     def visible_to(self, user) -> bool:
         """A job's input and result are its starter's (staff see every job)."""
         return user.is_staff or user.pk == self.created_by_id
+
+    def output_chunks(self) -> Iterator[bytes]:
+        """The job's file a part at a time (see `JobOutputPart`), one query per part; a job
+        finished before parts existed has it whole in `output`."""
+        numbers = list(self.output_parts.order_by("number").values_list("pk", flat=True))
+        if not numbers:
+            yield bytes(self.output)
+        for pk in numbers:
+            yield bytes(JobOutputPart.objects.values_list("data", flat=True).get(pk=pk))
+
+
+class JobOutputPart(models.Model):
+    """One piece of a job's file (the whole decision log, exported): kept in pieces, so that
+    neither writing the export nor downloading it holds the whole log in memory."""
+
+    # About a mebibyte each: few rows for a large log, little memory for any one of them.
+    SIZE = 1 << 20
+
+    job = models.ForeignKey(Job, on_delete=models.CASCADE, related_name="output_parts")
+    number = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        ordering = ["job", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["job", "number"], name="job_output_part_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"part {self.number} of job {self.job_id}"
+
+    @classmethod
+    def write(cls, job: Job, lines: Iterable[str]) -> int:
+        """Keep `lines` as the job's file, in parts (replacing any it had); its size."""
+        cls.objects.filter(job=job).delete()
+        size, number, buffer = 0, 0, bytearray()
+        for line in lines:
+            buffer += line.encode("utf-8")
+            if len(buffer) >= cls.SIZE:
+                cls.objects.create(job=job, number=number, data=bytes(buffer))
+                size, number, buffer = size + len(buffer), number + 1, bytearray()
+        if buffer or not number:
+            cls.objects.create(job=job, number=number, data=bytes(buffer))
+        return size + len(buffer)
 
 
 # --- Second opinions (double review) ---------------------------------------------------------

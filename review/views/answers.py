@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import re
 
-from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import F, FloatField, Q, QuerySet
+from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -20,47 +21,56 @@ from review.actions.answers import STATE_ACTIONS, available_actions, decide_answ
 from review.actions.leases import with_holders
 from review.decisions import decisions_on
 from review.markdown import render_markdown
-from review.models import Answer, AnswerReference, Lease
+from review.models import SEARCH_CONFIG, Answer, AnswerReference, Lease
 from review.permissions import can_curate, can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, presence_strip
-from review.views.lists import (
-    count_on_page,
-    list_template,
-    query_without_page,
-    shown_page,
-)
+from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
-SEARCH_CONFIG = "english"
+# What the list shows of an answer: not its raw text, body, sources, changes or vector.
+LISTED_FIELDS = ("answer_id", "question", "state", "changed", "created_at")
+NEWEST_FIRST = order_keys(Answer, Answer._meta.ordering)
+BEST_FIRST = [Key("rank", descending=True, parse=float), *NEWEST_FIRST]
+# Ranking means reading every hit; a search found in more answers than this lists them newest
+# first instead (a word in so many answers says little about which is best).
+RANKED_AT_MOST = 2000
 
 
 def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
-    """Answers whose question or body match `terms`, best first on PostgreSQL.
+    """Answers whose question or body match `terms`, annotated with their `rank` on
+    PostgreSQL (`search_order` says in which order to list them).
 
-    PostgreSQL gets its full-text search (stemmed, ranked); SQLite, which has no
-    such thing built in, gets every word (quotes and signs ignored) as a
-    case-insensitive substring.
+    PostgreSQL gets its full-text search (stemmed, ranked) over the stored `search` vector
+    and its GIN index; SQLite, which has no such thing built in, gets every word (quotes and
+    signs ignored) as a case-insensitive substring.
     """
     terms = terms.strip()
     if not terms:
         return answers
     if connection.vendor == "postgresql":
-        # The same expression as the index of migration 0003, so that it is used.
-        vector = SearchVector("question", "body", config=SEARCH_CONFIG)
         query = SearchQuery(terms, search_type="websearch", config=SEARCH_CONFIG)
-        return (
-            answers.annotate(search=vector, rank=SearchRank(vector, query))
-            .filter(search=query)
-            .order_by("-rank", "-created_at", "pk")
-        )
+        # Ranked from the stored vector: no to_tsvector per hit. As double precision, so the
+        # rank a page's cursor carries compares equal to the rank it was read from.
+        rank = Cast(SearchRank(F("search"), query), FloatField())
+        return answers.filter(search=query).annotate(rank=rank)
     for word in re.findall(r"\w+", terms):
         answers = answers.filter(Q(question__icontains=word) | Q(body__icontains=word))
     return answers
+
+
+def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
+    """The order to list what `search_answers` found in: best first when it ranked them and
+    they are few enough to rank (one query reading at most RANKED_AT_MOST + 1 ids), else the
+    newest first."""
+    if not terms.strip() or connection.vendor != "postgresql":
+        return NEWEST_FIRST
+    hits = found.order_by().values("pk")[: RANKED_AT_MOST + 1].count()
+    return BEST_FIRST if hits <= RANKED_AT_MOST else NEWEST_FIRST
 
 
 # --- The list ----------------------------------------------------------------------
@@ -69,18 +79,23 @@ def search_answers(answers: QuerySet[Answer], terms: str) -> QuerySet[Answer]:
 @require_GET
 def answer_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
-    answers = Answer.objects.order_by("-created_at", "pk")
+    answers = Answer.objects.only(*LISTED_FIELDS)
     if filters["state"]:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
         answers = answers.filter(changed=filters["changed"] == "yes")
-    found = with_holders(search_answers(answers, filters["q"]), Lease.Queue.ANSWERS)
-    page = shown_page(request, found, ANSWERS_PER_PAGE)
+    found = search_answers(answers, filters["q"])
+    order = search_order(found, filters["q"])
+    best = order is BEST_FIRST
+    found = with_holders(found, Lease.Queue.ANSWERS)
+    page = shown_page(request, found, order, ANSWERS_PER_PAGE)
     count_on_page(page, AnswerReference.objects, "answer", "reference_count")
     context = {
         "page": page,
         "filters": filters,
-        "query": query_without_page(request),
+        "best_first": best,
+        "too_common": bool(filters["q"]) and connection.vendor == "postgresql" and not best,
+        "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
         "can_decide": can_decide_answers(request.user),
         "can_lead": can_lead(request.user),

@@ -7,7 +7,7 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -19,22 +19,18 @@ from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
-from review.models import Case, Evidence, Lease
+from review.models import Case, CaseFacet, Evidence, Lease
 from review.permissions import can_curate, can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, presence_strip
-from review.views.lists import (
-    count_on_page,
-    list_template,
-    query_without_page,
-    shown_page,
-)
+from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
+QUEUE_KEYS = order_keys(Case, Case.QUEUE_ORDER)
 
 # What a validator reason means, for people.
 REASON_LABELS = {
@@ -55,16 +51,18 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
     cases = with_holders(_filtered_cases(filters), Lease.Queue.CASES)
-    page = shown_page(request, cases, CASES_PER_PAGE)
+    page = shown_page(request, cases, QUEUE_KEYS, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
+    facets = _facets()
+    reason_counts = _reason_counts(facets[CaseFacet.Kind.REASON])
     context = {
         "page": page,
         "filters": filters,
-        "query": query_without_page(request),
-        "reason_counts": _reason_counts(),
-        "tools": Evidence.objects.order_by("tool").values_list("tool", flat=True).distinct(),
+        "total": _total(filters, reason_counts),
+        "reason_counts": reason_counts,
+        "tools": sorted(facets[CaseFacet.Kind.TOOL]),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
         "can_decide": can_decide_cases(request.user),
@@ -83,10 +81,12 @@ def _queue_filters(request: HttpRequest) -> dict[str, str]:
 def _filtered_cases(filters: dict[str, str]):
     cases = Case.objects.all()
     reason = filters["reason"]
-    if reason == PASSED:
-        cases = cases.filter(validator_reason="")
-    elif reason:
-        cases = cases.filter(validator_reason=reason)
+    if reason:
+        # A case is flagged exactly when it has a reason. Saying so tells the database where
+        # the reason's cases lie in the queue's order, which it cannot tell from statistics:
+        # else it may walk the flagged cases looking for ones that passed.
+        passed = reason == PASSED
+        cases = cases.filter(validator_reason="" if passed else reason, flagged=not passed)
     if filters["verdict"]:
         cases = cases.filter(verdict=filters["verdict"])
     if filters["tool"] or filters["status"]:
@@ -97,12 +97,28 @@ def _filtered_cases(filters: dict[str, str]):
         if filters["status"]:
             matching = matching.filter(status=filters["status"])
         cases = cases.filter(Exists(matching))
-    # Flagged first, then the oldest: the queue is worked from the top.
-    return cases.order_by("-flagged", "created_at", "pk")
+    return cases
 
 
-def _reason_counts() -> list[dict]:
-    counts = dict(Case.objects.values_list("validator_reason").annotate(n=Count("pk")).order_by())
+def _facets() -> dict[str, dict[str, int]]:
+    """The queue's counts, as the database's triggers keep them: {kind: {value: count}}."""
+    facets = {kind: {} for kind in CaseFacet.Kind}
+    for kind, value, count in CaseFacet.objects.filter(count__gt=0).values_list(
+        "kind", "value", "count"
+    ):
+        facets[kind][value] = count
+    return facets
+
+
+def _total(filters: dict[str, str], reason_counts: list[dict]) -> int | None:
+    """How many cases the list holds, when the counters know it (no filter, or a reason
+    alone); None otherwise, rather than counting 200k rows per request."""
+    if any(value for name, value in filters.items() if name != "reason"):
+        return None
+    return sum(row["count"] for row in reason_counts if filters["reason"] in ("", row["value"]))
+
+
+def _reason_counts(counts: dict[str, int]) -> list[dict]:
     known = ["", *VALIDATION_REASONS]
     order = known + sorted(reason for reason in counts if reason not in known)
     return [

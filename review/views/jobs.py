@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -62,7 +62,9 @@ def job_download(request: HttpRequest, pk: int) -> HttpResponse:
     job = _get_job_for_user(request, pk)
     if job.kind != Job.Kind.EXPORT_DECISIONS or job.status != Job.Status.SUCCEEDED:
         raise Http404("This job has no file to download.")
-    response = HttpResponse(bytes(job.output), content_type="application/x-ndjson; charset=utf-8")
+    response = StreamingHttpResponse(
+        job.output_chunks(), content_type="application/x-ndjson; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="decisions-job-{job.pk}.jsonl"'
     return response
 

@@ -109,7 +109,7 @@ def test_an_export_job_keeps_the_same_lines_the_command_writes(
     logged("reject", "2026-11-03T10:00:00+00:00")
     job = run(django_capture_on_commit_callbacks, Job.Kind.EXPORT_DECISIONS, reader)
     call_command("export_decisions", out=str(tmp_path / "log.jsonl"))
-    assert bytes(job.output) == (tmp_path / "log.jsonl").read_bytes()
+    assert b"".join(job.output_chunks()) == (tmp_path / "log.jsonl").read_bytes()
     assert (job.progress, job.total, job.result["decisions"]) == (2, 2, 2)
 
 

@@ -3,11 +3,15 @@ finalization changed anything, paginated."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.db import connection
 
 from grounding.citations import finalize
 from review.models import Answer
+from review.views import answers as answer_views
 from review.views.answers import search_answers
 from tests.builders.cases_answers import make_answer, make_source
 
@@ -77,11 +81,12 @@ def test_the_list_is_paginated_and_keeps_the_filters_in_the_page_links(client, r
         make_answer(f"a-{number:02}", question=f"Stairs question {number}")
 
     first = client.get("/answers/?q=stairs")
-    second = client.get("/answers/?q=stairs&page=2")
+    following = re.search(r'href="(\?[^"]*)" rel="next"', first.content.decode()).group(1)
+    second = client.get(f"/answers/{html.unescape(following)}")
 
     assert len(first.context["page"].object_list) == 25
     assert len(second.context["page"].object_list) == 5
-    assert "?q=stairs&amp;page=2" in first.content.decode()
+    assert following.startswith("?q=stairs&amp;after=")
 
 
 def test_markup_in_a_question_is_shown_as_text(client, reader):
@@ -94,17 +99,21 @@ def test_markup_in_a_question_is_shown_as_text(client, reader):
 
 
 def test_the_list_takes_the_same_number_of_queries_for_many_answers(
-    client, reader, django_assert_max_num_queries
+    client, reader, django_assert_max_num_queries, django_assert_num_queries
 ):
+    urls = ("/answers/?q=compartments", "/answers/?page=last", "/answers/?state=proposed")
     make_answer("a-first")
-    with django_assert_max_num_queries(6) as few:
-        client.get("/answers/?q=compartments")
-    for number in range(30):
+    few = {}
+    for url in urls:
+        with django_assert_max_num_queries(6) as counted:
+            client.get(url)
+        few[url] = len(counted.captured_queries)
+    for number in range(60):
         make_answer(f"a-{number:02}")
-    with django_assert_max_num_queries(6) as many:
-        client.get("/answers/?q=compartments")
 
-    assert len(many.captured_queries) == len(few.captured_queries)
+    for url in urls:
+        with django_assert_num_queries(few[url]):
+            client.get(url)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search is PostgreSQL's")
@@ -118,3 +127,28 @@ def test_on_postgresql_the_search_uses_the_full_text_index():
         plan = found.explain()
 
     assert "answer_search" in plan
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ranking is PostgreSQL's")
+def test_on_postgresql_a_search_lists_the_best_match_first(client, reader):
+    make_answer("a-best", question="Stairs: how steep may stairs be?", text="Stairs rise [1].")
+    make_answer("a-newer", question="What about landings?", text="Stairs need landings [1].")
+
+    response = client.get("/answers/?q=stairs")
+
+    assert [a.answer_id for a in response.context["page"].object_list] == ["a-best", "a-newer"]
+    assert "best first" in response.content.decode()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="ranking is PostgreSQL's")
+def test_a_search_found_in_too_many_answers_to_rank_lists_the_newest_first(
+    client, reader, monkeypatch
+):
+    monkeypatch.setattr(answer_views, "RANKED_AT_MOST", 1)
+    make_answer("a-best", question="Stairs: how steep may stairs be?", text="Stairs rise [1].")
+    make_answer("a-newer", question="What about landings?", text="Stairs need landings [1].")
+
+    response = client.get("/answers/?q=stairs")
+
+    assert [a.answer_id for a in response.context["page"].object_list] == ["a-newer", "a-best"]
+    assert "more than 1, newest first" in response.content.decode()

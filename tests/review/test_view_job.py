@@ -9,9 +9,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from review.adapters.decision_log import decision_log_lines
 from review.jobs import start_job
-from review.models import Job, Plan
+from review.models import Job, JobOutputPart, Plan
 from tests.builders.cases_answers import case_line, make_case
+from tests.builders.decisions import logged
 
 pytestmark = pytest.mark.django_db
 
@@ -117,16 +119,24 @@ def test_the_dashboard_offers_the_log_export(client, reader) -> None:
     assert f'action="{reverse("job-export-decisions")}"' in page
 
 
-def test_the_log_export_downloads_once_done(
-    client, reader, django_capture_on_commit_callbacks
+def test_the_log_export_downloads_once_done_a_part_at_a_time(
+    client, reader, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
+    for day in range(1, 8):
+        logged("case.uphold", f"2026-11-0{day}T10:00:00+00:00")
+    monkeypatch.setattr(JobOutputPart, "SIZE", 500)  # a few rows a part
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("job-export-decisions"))
     job = Job.objects.get()
     assert response["Location"] == reverse("job", args=[job.pk])
+
     download = client.get(reverse("job-download", args=[job.pk]))
+
     assert download["Content-Type"].startswith("application/x-ndjson")
-    assert download.content == bytes(job.output)
+    assert download.streaming
+    assert job.output_parts.count() > 1
+    assert b"".join(download.streaming_content).decode() == "".join(decision_log_lines())
+    assert job.result["bytes"] == len("".join(decision_log_lines()).encode())
 
 
 def test_an_unfinished_export_has_nothing_to_download(client, reader) -> None:
