@@ -514,6 +514,17 @@ class Case(SecondOpinions, Decided):
             models.Index(
                 fields=["verdict", "-flagged", "created_at", "id"], name="case_queue_by_verdict"
             ),
+            # "Next"'s two small stages of double review (`actions.reviews.review_stages`).
+            models.Index(
+                fields=["-flagged", "created_at", "id"],
+                name="case_awaiting_second",
+                condition=~Q(first_opinion="") & Q(second_opinion=""),
+            ),
+            models.Index(
+                fields=["-flagged", "created_at", "id"],
+                name="case_both_opinions",
+                condition=~Q(first_opinion="") & ~Q(second_opinion="") & Q(verdict="proposed"),
+            ),
         ]
 
     # What a double review decides, and its value before anyone has (`SecondOpinions`).
@@ -636,6 +647,17 @@ class Answer(SecondOpinions, Decided):
             models.Index(fields=["created_at", "id"], name="answer_list"),
             models.Index(fields=["state", "created_at", "id"], name="answer_list_by_state"),
             models.Index(fields=["changed", "created_at", "id"], name="answer_list_by_changed"),
+            # "Next"'s two small stages of double review (`actions.reviews.review_stages`).
+            models.Index(
+                fields=["created_at", "id"],
+                name="answer_awaiting_second",
+                condition=~Q(first_opinion="") & Q(second_opinion=""),
+            ),
+            models.Index(
+                fields=["created_at", "id"],
+                name="answer_both_opinions",
+                condition=~Q(first_opinion="") & ~Q(second_opinion="") & Q(state="proposed"),
+            ),
         ]
 
     OUTCOME_FIELD = "state"

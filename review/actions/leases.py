@@ -25,7 +25,7 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from review.actions import plan_reviews
-from review.actions.reviews import needing_review_by
+from review.actions.reviews import needing_review_by, review_stages
 from review.decisions import ActionRefused, record
 from review.models import Answer, Case, Decision, Lease, Plan, Presence
 from review.permissions import (
@@ -61,6 +61,19 @@ class QueueKind:
     # (ids held) -> the items they stand for (a review copy stands for its plan): what Next
     # moves on from.
     items_of: callable = lambda ids: ids
+    # (user) -> the QuerySets Next takes from, one after the other, each in the queue's
+    # order; by default `for_user` as one.
+    stages: callable = None
+
+    def stages_for(self, user) -> list[QuerySet]:
+        return self.stages(user) if self.stages else [self.for_user(user)]
+
+
+def _staged(model, may_decide, *order: str):
+    return lambda user: [
+        model.objects.filter(stage).order_by(*order)
+        for stage in review_stages(user, model, may_decide(user))
+    ]
 
 
 def _plans_held(ids) -> list[int]:
@@ -94,9 +107,10 @@ QUEUES = {
             "-flagged", "created_at", "pk"
         ),
         lambda user: _in_order(
-            needing_review_by(user, Case, can_decide_cases(user)), "-flagged", "created_at", "pk"
+            needing_review_by(user, Case, can_decide_cases(user)), *Case.QUEUE_ORDER
         ),
         lambda user: can_decide_cases(user) or can_curate(user),
+        stages=_staged(Case, can_decide_cases, *Case.QUEUE_ORDER),
     ),
     Queue.ANSWERS: QueueKind(
         Answer,
@@ -105,6 +119,7 @@ QUEUES = {
             needing_review_by(user, Answer, can_decide_answers(user)), "created_at", "pk"
         ),
         lambda user: can_decide_answers(user) or can_curate(user),
+        stages=_staged(Answer, can_decide_answers, "created_at", "pk"),
     ),
 }
 
@@ -172,14 +187,24 @@ def _take(queue: str, user) -> Lease | None:
     mine.delete()
     Lease.objects.filter(queue=queue, expires_at__lte=now).delete()
     # A plan's review copy held by one editor leaves the plan free for the second.
-    free = kind.for_user(user).exclude(pk__in=Lease.objects.filter(queue=queue).values("item_id"))
-    item = _first_unlocked(free.exclude(pk__in=leaving)) or _first_unlocked(free)
+    held = Lease.objects.filter(queue=queue).values("item_id")
+    stages = [stage.exclude(pk__in=held) for stage in kind.stages_for(user)]
+    # Moving on: the item just left comes back only when nothing else is free.
+    item = _first_of(stage.exclude(pk__in=leaving) for stage in stages) or _first_of(stages)
     if item is None:
         return None
     held_row = kind.to_hold(kind.model.objects.get(pk=item.pk), user)
     return Lease.objects.create(
         queue=queue, item_id=held_row.pk, holder=user, taken_at=now, expires_at=now + idle_limit()
     )
+
+
+def _first_of(stages):
+    for stage in stages:
+        item = _first_unlocked(stage)
+        if item is not None:
+            return item
+    return None
 
 
 def _first_unlocked(items: QuerySet):

@@ -167,17 +167,29 @@ def undo_opinion(item: SecondOpinions, *, actor, expected_version: int, action: 
 # --- what needs whom -----------------------------------------------------------------------
 
 
-def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
-    """The items the queue may hand `user` (`actions.leases`): second opinions others began
-    and items nobody has decided yet, when `user` may decide them; disagreements, when they
-    curate. Never an item they gave an opinion on. Annotated `review_order`: a second opinion
-    first (it finishes what someone began), then curation, then a new item."""
-    wanted = Q(pk__in=[])
+def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q]:
+    """What the queue may hand `user`, stage by stage in the order it hands them: second
+    opinions others began (it finishes what someone began), when `user` may decide; then
+    disagreements, when they curate; then items nobody has decided yet. Never an item they
+    gave an opinion on. Each stage is taken on its own, in the queue's order, so that "Next"
+    walks an index (models: `case_awaiting_second` and the like) instead of sorting every
+    waiting item by its stage."""
+    stages = []
     if may_decide:
-        wanted |= model.awaiting_second_q() & ~Q(first_by=user)
-        wanted |= Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED})
+        stages.append(model.awaiting_second_q() & ~Q(first_by=user))
     if can_curate(user):
-        wanted |= model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
+        stages.append(model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user))
+    if may_decide:
+        stages.append(Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED}))
+    return stages
+
+
+def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
+    """Every item the queue may hand `user` (`review_stages` together), annotated
+    `review_order`: the stage it is handed in."""
+    wanted = Q(pk__in=[])
+    for stage in review_stages(user, model, may_decide):
+        wanted |= stage
     return model.objects.filter(wanted).annotate(
         review_order=DbCase(
             When(model.awaiting_second_q(), then=Value(0)),
