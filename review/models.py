@@ -7,11 +7,12 @@ is the one place that bumps it and appends to the decision log.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.functional import cached_property
 
@@ -170,10 +171,79 @@ def count_aggregates(prefix: str = "") -> dict:
     return aggregates
 
 
+# The stored counters of a plan: `Plan.count_<key>` for each key of `PlanCounts.from_values`.
+COUNTER_KEYS = (
+    "total",
+    "proposed",
+    "accepted",
+    "edited",
+    "merged",
+    "rejected",
+    "unsettled_anchors",
+    "need_you",
+)
+
+
+def counter_column(key: str) -> str:
+    return f"count_{key}"
+
+
 class PlanQuerySet(models.QuerySet):
-    def with_counts(self) -> PlanQuerySet:
-        """Each plan annotated with its entries' counts; read them with `plan.counts`."""
-        return self.annotate(**count_aggregates("entries__"))
+    def recount(self) -> int:
+        """Rebuild these plans' stored counters from their entries in two set-based
+        statements (zero, then one grouped aggregate joined in), whatever their number.
+        `count_aggregates` stays the one home of what each counter counts."""
+        from django.db import connection
+
+        plan_ids = self.order_by().values("pk")
+        zeroed = Plan.objects.filter(pk__in=plan_ids).update(
+            **{counter_column(key): 0 for key in COUNTER_KEYS}
+        )
+        grouped = (
+            Entry.objects.filter(plan__in=plan_ids)
+            .order_by()
+            .values("plan_id")
+            .annotate(**count_aggregates())
+            .values("plan_id", *COUNTER_KEYS)
+        )
+        sql, params = grouped.query.sql_with_params()
+        quote = connection.ops.quote_name
+        table = quote(Plan._meta.db_table)
+        assignments = ", ".join(
+            f"{quote(counter_column(key))} = tally.{quote(key)}" for key in COUNTER_KEYS
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                # Names are the models' own and the grouped query's values are bound.
+                f"UPDATE {table} SET {assignments} FROM ({sql}) AS tally "  # noqa: S608
+                f"WHERE {table}.{quote('id')} = tally.{quote('plan_id')}",
+                params,
+            )
+        return zeroed
+
+    def count_change(self, plan_id: int, delta: dict[str, int]) -> PlanCounts | None:
+        """Add `delta` (counter key -> change) to an open plan's stored counters, in the
+        decision's transaction, and answer its counters now; None, changing nothing, when
+        the plan is not open. One statement: the UPDATE waits for the plan's row and reads
+        its status as committed, so it is also the re-check that the plan is still open."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        changes = [(counter_column(key), change) for key, change in delta.items() if change] or [
+            (counter_column("total"), 0)
+        ]
+        assignments = ", ".join(f"{quote(column)} = {quote(column)} + %s" for column, _ in changes)
+        returned = ", ".join(quote(counter_column(key)) for key in COUNTER_KEYS)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {quote(Plan._meta.db_table)} SET {assignments} "  # noqa: S608
+                f"WHERE {quote('id')} = %s AND {quote('status')} = %s RETURNING {returned}",
+                [*(change for _, change in changes), plan_id, Plan.Status.OPEN],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
 
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
@@ -229,11 +299,41 @@ class Plan(models.Model):
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The entries' counts (`PlanCounts`), kept in the transaction of every change of an entry
+    # (`decisions.decide`, and `recount` after entries are stored), so that no page counts
+    # a plan's entries to show its progress. `manage.py recount` rebuilds them.
+    count_total = models.PositiveIntegerField(default=0)
+    count_proposed = models.PositiveIntegerField(default=0)
+    count_accepted = models.PositiveIntegerField(default=0)
+    count_edited = models.PositiveIntegerField(default=0)
+    count_merged = models.PositiveIntegerField(default=0)
+    count_rejected = models.PositiveIntegerField(default=0)
+    count_unsettled_anchors = models.PositiveIntegerField(default=0)
+    count_need_you = models.PositiveIntegerField(default=0)
 
     objects = PlanQuerySet.as_manager()
 
+    # What the plans list and the dashboard read of a plan, besides its counters.
+    COUNTER_FIELDS = tuple(counter_column(key) for key in COUNTER_KEYS)
+
     class Meta:
         ordering = ["-created_at", "-pk"]
+        indexes = [
+            # The plans list's order, all plans and by status (review copies are not listed).
+            models.Index(
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_order",
+                condition=Q(review_of__isnull=True),
+            ),
+            models.Index(
+                "status",
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_status_order",
+                condition=Q(review_of__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Plan {self.pk} for {self.document}"
@@ -266,10 +366,15 @@ class Plan(models.Model):
 
     @property
     def counts(self) -> PlanCounts:
-        """The entries' counts: as annotated by `Plan.objects.with_counts()`, or asked for."""
-        if "unsettled_anchors" in self.__dict__:
-            return PlanCounts.from_values(self.__dict__)
-        return self.entries.counts()
+        """The entries' counts, as stored on the plan (no query over its entries)."""
+        return PlanCounts.from_values(
+            {key: getattr(self, counter_column(key)) for key in COUNTER_KEYS}
+        )
+
+    def set_counts(self, counts: PlanCounts) -> None:
+        """Hold `counts` (just stored) on this object, as if it had been read again."""
+        for key in COUNTER_KEYS:
+            setattr(self, counter_column(key), getattr(counts, key))
 
     @cached_property
     def document_text(self) -> str:
@@ -417,6 +522,8 @@ class Entry(Decided):
         constraints = [
             models.UniqueConstraint(fields=["plan", "position"], name="entry_position_unique"),
         ]
+        # Path collisions are re-checked path by path when entries change.
+        indexes = [models.Index(fields=["path"], name="entry_path")]
         verbose_name_plural = "entries"
 
     def __str__(self) -> str:
@@ -454,6 +561,21 @@ class Entry(Decided):
             return self.carried
         return None
 
+    @property
+    def tally(self) -> dict[str, int]:
+        """What this entry adds to its plan's stored counters (`COUNTER_KEYS`)."""
+        tally = dict.fromkeys(COUNTER_KEYS, 0)
+        tally["total"] = 1
+        tally[self.state] = 1
+        tally["unsettled_anchors"] = int(self.anchor_unsettled)
+        tally["need_you"] = int(self.needs_a_person)
+        return tally
+
+    @property
+    def is_live(self) -> bool:
+        """Counts towards path collisions (`PathCollision`): a rejected entry leaves its plan."""
+        return self.state != self.State.REJECTED
+
     @classmethod
     def unsettled_anchor_q(cls, prefix: str = "") -> Q:
         """`anchor_unsettled` as a filter, for counting in the database (a test holds the
@@ -464,6 +586,61 @@ class Entry(Decided):
                 f"{prefix}anchor_confirmed": False,
             }
         ) & ~Q(**{f"{prefix}state__in": list(cls.ANCHOR_SETTLING_STATES)})
+
+
+class PathCollisionQuerySet(models.QuerySet):
+    def refresh(self, paths: Iterable[str] | None = None) -> None:
+        """Record afresh which documents collide on `paths` (every path when None): the one
+        rule of what a collision is. Called in the transaction of whatever changes it: a plan
+        stored, an entry rejected or un-rejected or given another path, a document superseded
+        by a revision. Entries of more than one document using a path (rejected entries
+        aside) collide: exported side by side, one would overwrite the other. Only a
+        document's latest revision counts: its revisions share their paths by design."""
+        live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
+            plan__document__revisions__isnull=True
+        )
+        recorded = PathCollision.objects.all()
+        if paths is not None:
+            paths = sorted(set(paths))
+            if not paths:
+                return
+            live = live.filter(path__in=paths)
+            recorded = recorded.filter(path__in=paths)
+        shared = (
+            live.order_by()
+            .values("path")
+            .annotate(documents=Count("plan__document", distinct=True))
+            .filter(documents__gt=1)
+            .values("path")
+        )
+        pairs = (
+            live.filter(path__in=shared).order_by().values_list("path", "plan__document").distinct()
+        )
+        recorded.delete()
+        PathCollision.objects.bulk_create(
+            (PathCollision(path=path, document_id=document) for path, document in pairs.iterator()),
+            batch_size=2000,
+        )
+
+
+class PathCollision(models.Model):
+    """One document of a path that entries of several documents use, as recorded by
+    `PathCollision.objects.refresh` when entries change, so the plans list never groups every
+    entry to find them."""
+
+    path = models.CharField(max_length=500)
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+
+    objects = PathCollisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["path", "document"]
+        constraints = [
+            models.UniqueConstraint(fields=["path", "document"], name="path_collision_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path} in document {self.document_id}"
 
 
 class Case(SecondOpinions, Decided):

@@ -19,6 +19,7 @@ from django.db.models.functions import Cast
 
 from grounding.review_policy import drawn_for_second_opinion
 from review.adapters.errors import PlanNotAdjudicable
+from review.adapters.plans import entries_stored
 from review.decisions import ActionRefused, decide, decided_by, record
 from review.models import Decision, Entry, Plan, ReviewPolicy
 from review.permissions import can_curate
@@ -117,10 +118,11 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             review_of=plan,
             reviewer=actor,
         )
-        Entry.objects.bulk_create(
+        entries = Entry.objects.bulk_create(
             Entry(plan=copy, **{name: getattr(entry, name) for name in COPY_FIELDS})
             for entry in plan.entries.order_by("position")
         )
+        entries_stored(copy, {entry.path for entry in entries})
         record(
             actor=actor,
             action="plan.review_copy",

@@ -8,6 +8,7 @@ import pytest
 from review.actions import entries as entry_actions
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -87,7 +88,7 @@ def test_undo_puts_the_entry_back_and_logs_a_new_decision(client, editor, plan) 
 
 def test_confirming_a_fuzzy_anchor_settles_it(client, editor, plan) -> None:
     entry = entries_of(plan)[1]
-    Entry.objects.filter(pk=entry.pk).update(anchor_status="fuzzy")
+    update_entries(Entry.objects.filter(pk=entry.pk), anchor_status="fuzzy")
     client.force_login(editor)
     body = act(client, entry, "confirm-anchor").content.decode()
     assert Entry.objects.get(pk=entry.pk).anchor_confirmed

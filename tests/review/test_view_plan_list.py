@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from review.models import Document, Entry, Plan
 from tests.builders.plan_views import entries_of, handbook_text, make_plan
+from tests.builders.plans import update_entries
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_each_plan_shows_its_status_document_counts_and_progress(client, editor) -> None:
     plan = make_plan(3)
-    Entry.objects.filter(pk=entries_of(plan)[0].pk).update(state="accepted")
+    update_entries(Entry.objects.filter(pk=entries_of(plan)[0].pk), state="accepted")
     client.force_login(editor)
     body = client.get("/plans/").content.decode()
     assert f'href="/plans/{plan.pk}/"' in body
