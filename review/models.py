@@ -248,14 +248,20 @@ class PlanQuerySet(models.QuerySet):
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
         it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
-        policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
-        return self.annotate(
-            has_review_copies=models.Exists(Plan.objects.filter(review_of=models.OuterRef("pk"))),
-            **{
-                f"policy_{name}": models.Subquery(policy.values(name)[:1])
-                for name in ("mode", "share_percent", "seed", "rules")
-            },
-        )
+        return self.annotate(**review_policy_facts())
+
+
+def review_policy_facts(plan: str = "pk") -> dict:
+    """`with_review_policy`'s annotations, for a query that names the plan by `plan` (an
+    entry's query names it "plan_id", and so learns its plan's facts in its own query)."""
+    policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+    return {
+        "has_review_copies": models.Exists(Plan.objects.filter(review_of=models.OuterRef(plan))),
+        **{
+            f"policy_{name}": models.Subquery(policy.values(name)[:1])
+            for name in ("mode", "share_percent", "seed", "rules")
+        },
+    }
 
 
 class EntryQuerySet(models.QuerySet):
