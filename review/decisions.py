@@ -82,14 +82,15 @@ def decide(
         # changed since, so `obj` already is the "before" picture: no need to read it again.
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
         before = snapshot(seen, changes)
-        if isinstance(seen, Entry):
-            _entry_changes(seen, changes)
+        moved_paths = _entry_changes(seen, changes) if isinstance(seen, Entry) else set()
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
             version=F("version") + 1, **changes
         )
         if not matched:
             current = model.objects.get(pk=obj.pk)
             raise StaleVersion(current, latest_decision(current))
+        if moved_paths:
+            PathCollision.objects.refresh(moved_paths)
         for name, value in changes.items():
             setattr(obj, name, value)
         obj.version = expected_version + 1
@@ -104,13 +105,14 @@ def decide(
         )
 
 
-def _entry_changes(entry: Entry, changes: dict) -> None:
+def _entry_changes(entry: Entry, changes: dict) -> set[str]:
     """What a change of `entry` does to its plan, in the decision's transaction and before
-    the entry's own UPDATE: the stored counters move by the difference, and the paths it
-    leaves or joins are checked for collisions again. The counters' UPDATE is one statement
-    that also re-checks, on the plan's locked row as committed, that the plan is still open
-    (adjudication locks the plan before its entries, so the two take rows in one order).
-    If the entry's UPDATE then finds it stale, the whole transaction is undone."""
+    the entry's own UPDATE: the stored counters move by the difference. The counters' UPDATE
+    is one statement that also re-checks, on the plan's locked row as committed, that the
+    plan is still open (adjudication locks the plan before its entries, so the two take rows
+    in one order); if the entry's UPDATE then finds it stale, the transaction is undone.
+    Answers the paths whose collisions to check again once the entry is updated: those it
+    leaves or joins (rejected, un-rejected, or given another path)."""
     changed = copy.copy(entry)
     for name, value in changes.items():
         setattr(changed, name, value)
@@ -120,8 +122,9 @@ def _entry_changes(entry: Entry, changes: dict) -> None:
         raise ActionRefused(FROZEN)
     if Entry.plan.is_cached(entry):
         entry.plan.set_counts(counts)
-    if (entry.path, entry.is_live) != (changed.path, changed.is_live):
-        PathCollision.objects.refresh({entry.path, changed.path})
+    if (entry.path, entry.is_live) == (changed.path, changed.is_live):
+        return set()
+    return {entry.path, changed.path}
 
 
 def decided_by(actor, note: str) -> dict:
