@@ -307,15 +307,17 @@ class Plan(models.Model):
     )
     # The entries' counts (`PlanCounts`), kept in the transaction of every change of an entry
     # (`decisions.decide`, and `recount` after entries are stored), so that no page counts
-    # a plan's entries to show its progress. `manage.py recount` rebuilds them.
-    count_total = models.PositiveIntegerField(default=0)
-    count_proposed = models.PositiveIntegerField(default=0)
-    count_accepted = models.PositiveIntegerField(default=0)
-    count_edited = models.PositiveIntegerField(default=0)
-    count_merged = models.PositiveIntegerField(default=0)
-    count_rejected = models.PositiveIntegerField(default=0)
-    count_unsettled_anchors = models.PositiveIntegerField(default=0)
-    count_need_you = models.PositiveIntegerField(default=0)
+    # a plan's entries to show its progress. `manage.py recount` rebuilds them. Signed: a
+    # decision moves them before its entry's UPDATE finds out whether it was stale (and then
+    # the transaction is undone), so a stale "before" may pass through below zero.
+    count_total = models.IntegerField(default=0)
+    count_proposed = models.IntegerField(default=0)
+    count_accepted = models.IntegerField(default=0)
+    count_edited = models.IntegerField(default=0)
+    count_merged = models.IntegerField(default=0)
+    count_rejected = models.IntegerField(default=0)
+    count_unsettled_anchors = models.IntegerField(default=0)
+    count_need_you = models.IntegerField(default=0)
 
     objects = PlanQuerySet.as_manager()
 

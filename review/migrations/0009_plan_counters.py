@@ -61,42 +61,42 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='plan',
             name='count_accepted',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_edited',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_merged',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_need_you',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_proposed',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_rejected',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_total',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddField(
             model_name='plan',
             name='count_unsettled_anchors',
-            field=models.PositiveIntegerField(default=0),
+            field=models.IntegerField(default=0),
         ),
         migrations.AddIndex(
             model_name='entry',
