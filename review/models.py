@@ -384,6 +384,30 @@ class Plan(models.Model):
         for key in COUNTER_KEYS:
             setattr(self, counter_column(key), getattr(counts, key))
 
+    def review_facts(self) -> dict:
+        """What `with_review_policy` annotates, for one plan already loaded: one statement of
+        fixed SQL, since building the annotations' subqueries costs an entry's decision more
+        than running them (names are the models' own; the plan's id is bound)."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        plans, policies = quote(Plan._meta.db_table), quote(ReviewPolicy._meta.db_table)
+        columns = ("mode", "share_percent", "seed", "rules")
+        sql = (
+            f"SELECT EXISTS(SELECT 1 FROM {plans} WHERE {quote('review_of_id')} = %s), "  # noqa: S608
+            + ", ".join(f"policy.{quote(name)}" for name in columns)
+            + f" FROM (SELECT 1 AS one) AS one LEFT JOIN {policies} AS policy"
+            f" ON policy.{quote('queue')} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS])
+            row = cursor.fetchone()
+        facts = dict(
+            zip(("has_review_copies", *(f"policy_{name}" for name in columns)), row, strict=True)
+        )
+        facts["has_review_copies"] = bool(facts["has_review_copies"])
+        return facts
+
     @cached_property
     def document_text(self) -> str:
         """The document's text, without loading its original bytes."""

@@ -58,15 +58,11 @@ def is_double_reviewed(plan: Plan, entries=None) -> bool:
     """Whether two editors review `plan`: once a copy exists, always; otherwise as its
     queue's policy says (a drawn share of plans, or any entry of a listed rule). Read from
     `Plan.objects.with_review_policy()` when the plan came that way (the plan page counts its
-    queries), else in one query; `entries`, when loaded already, spares reading the rules."""
+    queries), else in one query (`Plan.review_facts`); `entries`, when loaded already, spares
+    reading the rules."""
     if plan.is_review_copy:
         return False
-    if "policy_mode" in plan.__dict__:
-        facts = plan.__dict__
-    else:
-        facts = (
-            Plan.objects.filter(pk=plan.pk).with_review_policy().values(*REVIEW_FACTS).first()
-        ) or {}
+    facts = plan.__dict__ if "policy_mode" in plan.__dict__ else plan.review_facts()
     if facts.get("has_review_copies"):
         return True
     if facts.get("policy_mode") != ReviewPolicy.Mode.DOUBLE or not plan.is_open:

@@ -29,7 +29,7 @@ from review.actions.entries import (
 from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
-from review.models import Decision, Entry, review_policy_facts
+from review.models import Decision, Entry
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
@@ -41,16 +41,11 @@ def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
     """An entry of plan `pk` that the user may decide (403 otherwise, 404 if not there)."""
     if not can_decide_plans(request.user):
         raise PermissionDenied("Only editors decide plan entries.")
-    # Not the document: a decision that moves no boundary never reads its text. What double
-    # review asks of the plan comes in the same query.
-    facts = review_policy_facts("plan_id")
-    entries = (
-        Entry.objects.select_related("plan")
-        .defer("plan__original_payload", "plan__adjudicated_payload")
-        .annotate(**facts)
+    # Not the document: a decision that moves no boundary never reads its text.
+    entries = Entry.objects.select_related("plan").defer(
+        "plan__original_payload", "plan__adjudicated_payload"
     )
     entry = get_object_or_404(entries, pk=entry_pk, plan_id=pk)
-    entry.plan.__dict__.update({name: entry.__dict__.pop(name) for name in facts})
     # Double review: a copy is decided by its reviewer alone, the plan itself only in copies.
     if entry.plan.is_review_copy and entry.plan.reviewer_id != request.user.pk:
         raise Http404("No such entry.")
