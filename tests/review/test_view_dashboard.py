@@ -120,3 +120,17 @@ def test_the_dashboard_asks_as_many_queries_for_many_plans_as_for_few(client, ed
     with CaptureQueriesContext(connection) as many:
         client.get("/")
     assert len(many) == len(few)
+
+
+def test_the_case_counts_are_kept_for_the_cache_seconds(client, editor, settings) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.DASHBOARD_CACHE_SECONDS = 30
+    Case.objects.create(case_id="c-1", content_text="x", rationale_text="y", flagged=True)
+    client.force_login(editor)
+    assert client.get("/").context["queues"][1]["count"] == 1
+    Case.objects.create(case_id="c-2", content_text="x", rationale_text="y", flagged=True)
+    assert client.get("/").context["queues"][1]["count"] == 1
+    cache.clear()
+    assert client.get("/").context["queues"][1]["count"] == 2

@@ -182,3 +182,21 @@ def test_counts_shown_come_from_the_stored_counters_not_the_entries(client, edit
     Plan.objects.filter(pk=plan.pk).update(count_accepted=7)
     client.force_login(editor)
     assert "Accepted <b>7</b>" in client.get("/plans/").content.decode()
+
+
+def test_the_import_form_offers_the_latest_documents_and_takes_any_stored_one(
+    client, editor, monkeypatch
+) -> None:
+    from review.forms import PlanUploadForm
+
+    monkeypatch.setattr(PlanUploadForm, "DOCUMENTS_OFFERED", 1)
+    older = make_plan(2, name="older.md", paragraphs=1).document
+    newer = make_plan(2, name="newer.md", paragraphs=2).document
+    client.force_login(editor)
+    body = client.get("/plans/").content.decode()
+    assert f'<option value="{newer.pk}">newer.md</option>' in body
+    assert f'<option value="{older.pk}">' not in body
+    payload = Plan.objects.filter(document=older).get().original_payload
+    upload = SimpleUploadedFile("again.json", payload.replace("\\n}", "}").encode())
+    response = client.post("/plans/upload-plan/", {"document": older.pk, "file": upload})
+    assert response.status_code == 302
