@@ -35,7 +35,7 @@ class DocumentUploadForm(forms.Form):
 class PlanUploadForm(forms.Form):
     # The list offers the latest documents only, so the plans page stays small however many
     # are stored; any stored document is accepted (the API and `import_plan` take any id).
-    DOCUMENTS_OFFERED = 200
+    DOCUMENTS_OFFERED = 50
 
     document = forms.ModelChoiceField(
         label="Stored document", queryset=Document.objects.only("pk", "name")
