@@ -245,14 +245,24 @@ def main(argv: list[str] | None = None) -> int:
     results = measure(client, args.rounds, plan)
 
     bare = statistics.median(results["bare view"]["times"])
+    bare_cpu = statistics.median(results["bare view"]["cpu"])
     print(
         f"plan of {plan.entries.count()} entries over a {len(text):,}-character document; "
         f"{'PostgreSQL' if BACKEND == 'postgres' else 'SQLite file'}; {args.rounds} requests "
         "each; server time (WSGI handler)\n"
     )
-    columns = ("request", "p50 ms", "p95 ms", "p50/bare", "p95/bare", "cpu p50 ms", "queries")
+    columns = (
+        "request",
+        "p50 ms",
+        "p95 ms",
+        "p50/bare",
+        "p95/bare",
+        "cpu p50 ms",
+        "cpu/bare",
+        "queries",
+    )
     print(f"{columns[0]:<11}" + "".join(f"{name:>11}" for name in columns[1:]))
-    print("-" * 77)
+    print("-" * 88)
     rows = {}
     for name in ("bare view", "plan page", "accept", "undo"):
         times = results[name]["times"]
@@ -266,15 +276,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{p50 / bare:.1f}x",
             f"{p95 / bare:.1f}x",
             f"{cpu * 1000:.2f}",
+            f"{cpu / bare_cpu:.1f}x",
             queries,
         )
         print(f"{name:<11}" + "".join(f"{cell:>11}" for cell in cells))
     accept_ratio = rows["accept"][0] / bare
+    accept_cpu_ratio = statistics.median(results["accept"]["cpu"]) / bare_cpu
     page_ms = rows["plan page"][0] * 1000
     print()
     print(
         f"target: accept <= {ACCEPT_TARGET_RATIO:.0f}x bare view (p50): "
-        f"{'met' if accept_ratio <= ACCEPT_TARGET_RATIO else 'NOT met'} ({accept_ratio:.1f}x)"
+        f"{'met' if accept_ratio <= ACCEPT_TARGET_RATIO else 'NOT met'} ({accept_ratio:.1f}x; "
+        f"in CPU time {accept_cpu_ratio:.1f}x, which a busy machine disturbs less)"
     )
     print(
         f"target: plan page <= {PAGE_TARGET_MS:.0f} ms (p50): "
