@@ -259,3 +259,64 @@ def test_recount_is_a_fixed_number_of_statements_whatever_the_number_of_plans() 
     with CaptureQueriesContext(connection) as many:
         call_command("recount", stdout=io.StringIO())
     assert len(many) == len(few)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
+    monkeypatch,
+) -> None:
+    """Every change of an entry takes its plan's row first (the counters), so a batch that
+    holds it and a single decision on one of its entries queue up instead of deadlocking."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite cannot overlap the two transactions on row locks")
+    import threading
+    import time
+
+    from django.contrib.auth.models import User
+    from django.db import connections
+
+    from review.actions import plans as plan_actions
+    from tests.builders.users import user_in
+
+    editor = user_in(User, "edith", "Editors")
+    plan = make_plan(4)
+    entries = entries_of(plan)
+    single = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
+    first_done = threading.Event()
+    accept = plan_actions.accept_entry
+
+    def slow_accept(entry, **kwargs):
+        decision = accept(entry, **kwargs)
+        if not first_done.is_set():
+            first_done.set()  # the batch holds the plan's row now
+            time.sleep(0.5)
+        return decision
+
+    monkeypatch.setattr(plan_actions, "accept_entry", slow_accept)
+    outcome: list[object] = []
+
+    def reject() -> None:
+        try:
+            first_done.wait(timeout=30)
+            outcome.append(
+                entry_actions.reject_entry(single, actor=editor, expected_version=single.version)
+            )
+        except Exception as error:  # surfaced by the assertions below
+            outcome.append(error)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reject)
+    thread.start()
+    plan_actions.accept_rule(
+        plan,
+        "rule:heading",
+        actor=editor,
+        versions={entry.pk: entry.version for entry in entries},
+        unvalidated_confirmed=True,
+    )
+    thread.join(timeout=60)
+    # The batch accepted the entry first; the rejection then met a version it never saw.
+    assert isinstance(outcome[0], StaleVersion), outcome
+    assert Entry.objects.get(pk=single.pk).state == Entry.State.ACCEPTED
+    assert stored(plan) == recounted(plan)
