@@ -536,7 +536,7 @@ def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFil
             "document": _document_out(revised.revision),
             "plan": _plan_summary(plan) if plan else None,
             "carried": len(revised.carried),
-            "need_you": plan.entries.counts().need_you if plan else 0,
+            "need_you": plan.counts.need_you if plan else 0,
             "gone": plan.options.get("gone", []) if plan else [],
         },
     )

@@ -12,6 +12,7 @@ undo is never itself taken back.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 from django.db import transaction
@@ -20,7 +21,9 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from review.models import Decision, Entry, Plan
+from review.models import Decision, Entry, PathCollision, Plan
+
+FROZEN = "This plan is adjudicated and frozen: its entries can no longer change."
 
 
 class StaleVersion(Exception):
@@ -68,6 +71,8 @@ def decide(
     Raises StaleVersion (and changes nothing) when the row has moved on. On success
     `obj` holds the new values and version, and the new log row is returned. `guard`, when
     given, runs first in the same transaction and refuses by raising (nothing is written).
+    An entry's plan keeps its counters and path collisions in the same transaction
+    (`_entry_changes`), and an entry of a plan no longer open is refused there.
     """
     model = type(obj)
     with transaction.atomic():
@@ -77,12 +82,15 @@ def decide(
         # changed since, so `obj` already is the "before" picture: no need to read it again.
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
         before = snapshot(seen, changes)
+        moved_paths = _entry_changes(seen, changes) if isinstance(seen, Entry) else set()
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
             version=F("version") + 1, **changes
         )
         if not matched:
             current = model.objects.get(pk=obj.pk)
             raise StaleVersion(current, latest_decision(current))
+        if moved_paths:
+            PathCollision.objects.refresh(moved_paths)
         for name, value in changes.items():
             setattr(obj, name, value)
         obj.version = expected_version + 1
@@ -95,6 +103,28 @@ def decide(
             note=note,
             undoes=undoes,
         )
+
+
+def _entry_changes(entry: Entry, changes: dict) -> set[str]:
+    """What a change of `entry` does to its plan, in the decision's transaction and before
+    the entry's own UPDATE: the stored counters move by the difference. The counters' UPDATE
+    is one statement that also re-checks, on the plan's locked row as committed, that the
+    plan is still open (adjudication locks the plan before its entries, so the two take rows
+    in one order); if the entry's UPDATE then finds it stale, the transaction is undone.
+    Answers the paths whose collisions to check again once the entry is updated: those it
+    leaves or joins (rejected, un-rejected, or given another path)."""
+    changed = copy.copy(entry)
+    for name, value in changes.items():
+        setattr(changed, name, value)
+    was, now = entry.tally, changed.tally
+    counts = Plan.objects.count_change(entry.plan_id, {key: now[key] - was[key] for key in now})
+    if counts is None:
+        raise ActionRefused(FROZEN)
+    if Entry.plan.is_cached(entry):
+        entry.plan.set_counts(counts)
+    if (entry.path, entry.is_live) == (changed.path, changed.is_live):
+        return set()
+    return {entry.path, changed.path}
 
 
 def decided_by(actor, note: str) -> dict:

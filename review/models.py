@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.functional import cached_property
@@ -173,22 +173,97 @@ def count_aggregates(prefix: str = "") -> dict:
     return aggregates
 
 
+# The stored counters of a plan: `Plan.count_<key>` for each key of `PlanCounts.from_values`.
+COUNTER_KEYS = (
+    "total",
+    "proposed",
+    "accepted",
+    "edited",
+    "merged",
+    "rejected",
+    "unsettled_anchors",
+    "need_you",
+)
+
+
+def counter_column(key: str) -> str:
+    return f"count_{key}"
+
+
 class PlanQuerySet(models.QuerySet):
-    def with_counts(self) -> PlanQuerySet:
-        """Each plan annotated with its entries' counts; read them with `plan.counts`."""
-        return self.annotate(**count_aggregates("entries__"))
+    def recount(self) -> int:
+        """Rebuild these plans' stored counters from their entries in two set-based
+        statements (zero, then one grouped aggregate joined in), whatever their number.
+        `count_aggregates` stays the one home of what each counter counts."""
+        from django.db import connection
+
+        plan_ids = self.order_by().values("pk")
+        zeroed = Plan.objects.filter(pk__in=plan_ids).update(
+            **{counter_column(key): 0 for key in COUNTER_KEYS}
+        )
+        grouped = (
+            Entry.objects.filter(plan__in=plan_ids)
+            .order_by()
+            .values("plan_id")
+            .annotate(**count_aggregates())
+            .values("plan_id", *COUNTER_KEYS)
+        )
+        sql, params = grouped.query.sql_with_params()
+        quote = connection.ops.quote_name
+        table = quote(Plan._meta.db_table)
+        assignments = ", ".join(
+            f"{quote(counter_column(key))} = tally.{quote(key)}" for key in COUNTER_KEYS
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                # Names are the models' own and the grouped query's values are bound.
+                f"UPDATE {table} SET {assignments} FROM ({sql}) AS tally "  # noqa: S608
+                f"WHERE {table}.{quote('id')} = tally.{quote('plan_id')}",
+                params,
+            )
+        return zeroed
+
+    def count_change(self, plan_id: int, delta: dict[str, int]) -> PlanCounts | None:
+        """Add `delta` (counter key -> change) to an open plan's stored counters, in the
+        decision's transaction, and answer its counters now; None, changing nothing, when
+        the plan is not open. One statement: the UPDATE waits for the plan's row and reads
+        its status as committed, so it is also the re-check that the plan is still open."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        changes = [(counter_column(key), change) for key, change in delta.items() if change] or [
+            (counter_column("total"), 0)
+        ]
+        assignments = ", ".join(f"{quote(column)} = {quote(column)} + %s" for column, _ in changes)
+        returned = ", ".join(quote(counter_column(key)) for key in COUNTER_KEYS)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {quote(Plan._meta.db_table)} SET {assignments} "  # noqa: S608
+                f"WHERE {quote('id')} = %s AND {quote('status')} = %s RETURNING {returned}",
+                [*(change for _, change in changes), plan_id, Plan.Status.OPEN],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
 
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
         it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
-        policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
-        return self.annotate(
-            has_review_copies=models.Exists(Plan.objects.filter(review_of=models.OuterRef("pk"))),
-            **{
-                f"policy_{name}": models.Subquery(policy.values(name)[:1])
-                for name in ("mode", "share_percent", "seed", "rules")
-            },
-        )
+        return self.annotate(**review_policy_facts())
+
+
+def review_policy_facts(plan: str = "pk") -> dict:
+    """`with_review_policy`'s annotations, for a query that names the plan by `plan` (an
+    entry's query names it "plan_id", and so learns its plan's facts in its own query)."""
+    policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+    return {
+        "has_review_copies": models.Exists(Plan.objects.filter(review_of=models.OuterRef(plan))),
+        **{
+            f"policy_{name}": models.Subquery(policy.values(name)[:1])
+            for name in ("mode", "share_percent", "seed", "rules")
+        },
+    }
 
 
 class EntryQuerySet(models.QuerySet):
@@ -232,13 +307,45 @@ class Plan(models.Model):
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The entries' counts (`PlanCounts`), kept in the transaction of every change of an entry
+    # (`decisions.decide`, and `recount` after entries are stored), so that no page counts
+    # a plan's entries to show its progress. `manage.py recount` rebuilds them. Signed: a
+    # decision moves them before its entry's UPDATE finds out whether it was stale (and then
+    # the transaction is undone), so a stale "before" may pass through below zero.
+    count_total = models.IntegerField(default=0)
+    count_proposed = models.IntegerField(default=0)
+    count_accepted = models.IntegerField(default=0)
+    count_edited = models.IntegerField(default=0)
+    count_merged = models.IntegerField(default=0)
+    count_rejected = models.IntegerField(default=0)
+    count_unsettled_anchors = models.IntegerField(default=0)
+    count_need_you = models.IntegerField(default=0)
 
     objects = PlanQuerySet.as_manager()
 
+    # What the plans list and the dashboard read of a plan, besides its counters.
+    COUNTER_FIELDS = tuple(counter_column(key) for key in COUNTER_KEYS)
+
     class Meta:
         ordering = ["-created_at", "-pk"]
-        # The plans queue's order ("Next": the oldest open plan first), as an index.
-        indexes = [models.Index(fields=["status", "created_at", "id"], name="plan_queue")]
+        indexes = [
+            # The plans queue's order ("Next": the oldest open plan first), as an index.
+            models.Index(fields=["status", "created_at", "id"], name="plan_queue"),
+            # The plans list's order, all plans and by status (review copies are not listed).
+            models.Index(
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_order",
+                condition=Q(review_of__isnull=True),
+            ),
+            models.Index(
+                "status",
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_status_order",
+                condition=Q(review_of__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Plan {self.pk} for {self.document}"
@@ -271,10 +378,39 @@ class Plan(models.Model):
 
     @property
     def counts(self) -> PlanCounts:
-        """The entries' counts: as annotated by `Plan.objects.with_counts()`, or asked for."""
-        if "unsettled_anchors" in self.__dict__:
-            return PlanCounts.from_values(self.__dict__)
-        return self.entries.counts()
+        """The entries' counts, as stored on the plan (no query over its entries)."""
+        return PlanCounts.from_values(
+            {key: getattr(self, counter_column(key)) for key in COUNTER_KEYS}
+        )
+
+    def set_counts(self, counts: PlanCounts) -> None:
+        """Hold `counts` (just stored) on this object, as if it had been read again."""
+        for key in COUNTER_KEYS:
+            setattr(self, counter_column(key), getattr(counts, key))
+
+    def review_facts(self) -> dict:
+        """What `with_review_policy` annotates, for one plan already loaded: one statement of
+        fixed SQL, since building the annotations' subqueries costs an entry's decision more
+        than running them (names are the models' own; the plan's id is bound)."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        plans, policies = quote(Plan._meta.db_table), quote(ReviewPolicy._meta.db_table)
+        columns = ("mode", "share_percent", "seed", "rules")
+        sql = (
+            f"SELECT EXISTS(SELECT 1 FROM {plans} WHERE {quote('review_of_id')} = %s), "  # noqa: S608
+            + ", ".join(f"policy.{quote(name)}" for name in columns)
+            + f" FROM (SELECT 1 AS one) AS one LEFT JOIN {policies} AS policy"
+            f" ON policy.{quote('queue')} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS])
+            row = cursor.fetchone()
+        facts = dict(
+            zip(("has_review_copies", *(f"policy_{name}" for name in columns)), row, strict=True)
+        )
+        facts["has_review_copies"] = bool(facts["has_review_copies"])
+        return facts
 
     @cached_property
     def document_text(self) -> str:
@@ -422,6 +558,8 @@ class Entry(Decided):
         constraints = [
             models.UniqueConstraint(fields=["plan", "position"], name="entry_position_unique"),
         ]
+        # Path collisions are re-checked path by path when entries change.
+        indexes = [models.Index(fields=["path"], name="entry_path")]
         verbose_name_plural = "entries"
 
     def __str__(self) -> str:
@@ -459,6 +597,21 @@ class Entry(Decided):
             return self.carried
         return None
 
+    @property
+    def tally(self) -> dict[str, int]:
+        """What this entry adds to its plan's stored counters (`COUNTER_KEYS`)."""
+        tally = dict.fromkeys(COUNTER_KEYS, 0)
+        tally["total"] = 1
+        tally[self.state] = 1
+        tally["unsettled_anchors"] = int(self.anchor_unsettled)
+        tally["need_you"] = int(self.needs_a_person)
+        return tally
+
+    @property
+    def is_live(self) -> bool:
+        """Counts towards path collisions (`PathCollision`): a rejected entry leaves its plan."""
+        return self.state != self.State.REJECTED
+
     @classmethod
     def unsettled_anchor_q(cls, prefix: str = "") -> Q:
         """`anchor_unsettled` as a filter, for counting in the database (a test holds the
@@ -469,6 +622,61 @@ class Entry(Decided):
                 f"{prefix}anchor_confirmed": False,
             }
         ) & ~Q(**{f"{prefix}state__in": list(cls.ANCHOR_SETTLING_STATES)})
+
+
+class PathCollisionQuerySet(models.QuerySet):
+    def refresh(self, paths: Iterable[str] | None = None) -> None:
+        """Record afresh which documents collide on `paths` (every path when None): the one
+        rule of what a collision is. Called in the transaction of whatever changes it: a plan
+        stored, an entry rejected or un-rejected or given another path, a document superseded
+        by a revision. Entries of more than one document using a path (rejected entries
+        aside) collide: exported side by side, one would overwrite the other. Only a
+        document's latest revision counts: its revisions share their paths by design."""
+        live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
+            plan__document__revisions__isnull=True
+        )
+        recorded = PathCollision.objects.all()
+        if paths is not None:
+            paths = sorted(set(paths))
+            if not paths:
+                return
+            live = live.filter(path__in=paths)
+            recorded = recorded.filter(path__in=paths)
+        shared = (
+            live.order_by()
+            .values("path")
+            .annotate(documents=Count("plan__document", distinct=True))
+            .filter(documents__gt=1)
+            .values("path")
+        )
+        pairs = (
+            live.filter(path__in=shared).order_by().values_list("path", "plan__document").distinct()
+        )
+        recorded.delete()
+        PathCollision.objects.bulk_create(
+            (PathCollision(path=path, document_id=document) for path, document in pairs.iterator()),
+            batch_size=2000,
+        )
+
+
+class PathCollision(models.Model):
+    """One document of a path that entries of several documents use, as recorded by
+    `PathCollision.objects.refresh` when entries change, so the plans list never groups every
+    entry to find them."""
+
+    path = models.CharField(max_length=500)
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+
+    objects = PathCollisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["path", "document"]
+        constraints = [
+            models.UniqueConstraint(fields=["path", "document"], name="path_collision_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path} in document {self.document_id}"
 
 
 class Case(SecondOpinions, Decided):

@@ -253,6 +253,10 @@ INSIGHTS_MIN_DOCUMENTS = int(os.environ.get("REVIEW_INSIGHTS_MIN_DOCUMENTS", "5"
 INSIGHTS_MIN_LOWER_BOUND = float(os.environ.get("REVIEW_INSIGHTS_MIN_LOWER_BOUND", "0.8"))
 # How long the figures are kept once counted; any new decision or import counts them afresh.
 INSIGHTS_CACHE_SECONDS = int(os.environ.get("REVIEW_INSIGHTS_CACHE_SECONDS", "60"))
+# How long the dashboard keeps what it counts over the cases, the answers and the log (the
+# plans' figures are stored counters, always exact): a glance at the queues and at one's own
+# pace does not need the last second, and counting them over a large log costs seconds.
+DASHBOARD_CACHE_SECONDS = int(os.environ.get("REVIEW_DASHBOARD_CACHE_SECONDS", "30"))
 
 # --- Bounds on what a person or a pipeline may send ------------------------------------------
 # Every door (upload forms, the API, the commands) refuses more than this, naming the limit,

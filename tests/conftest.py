@@ -49,6 +49,7 @@ def pytest_configure() -> None:
     # Test databases reuse ids after a rollback, so a cache keyed by the latest ids could
     # hand one test another's figures; the test of the cache turns it on itself.
     settings.INSIGHTS_CACHE_SECONDS = 0
+    settings.DASHBOARD_CACHE_SECONDS = 0
     # Jobs run in the test's own thread; the tests of the worker itself use the database
     # backend and start `db_worker`.
     settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

@@ -20,6 +20,7 @@ from grounding.paragraphs import (
 from grounding.placement import proposed_span_now
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import (
+    FROZEN,
     ActionRefused,
     decide,
     decided_by,
@@ -33,7 +34,6 @@ from review.models import Decision, Entry, Plan
 State = Entry.State
 AnchorStatus = Entry.AnchorStatus
 
-FROZEN = "This plan is adjudicated and frozen: its entries can no longer change."
 UNDO = "entry.undo"
 # Fields an undo may put back; anything else in a snapshot is ignored.
 RESTORABLE = frozenset(
@@ -137,21 +137,6 @@ def _ensure_open(plan: Plan) -> None:
         raise ActionRefused(FROZEN)
 
 
-def _still_open(entry: Entry):
-    """A guard that refuses, inside the decision's transaction, if the plan is no longer open
-    as committed now (not as it was loaded): a plan adjudicated since the page was drawn is
-    frozen."""
-
-    def guard() -> None:
-        # The entry's row first (adjudication locks entries before it freezes the plan), then
-        # the plan's status in a statement of its own, so that it sees what that committed.
-        list(Entry.objects.select_for_update().filter(pk=entry.pk).values_list("pk"))
-        if not Plan.objects.filter(pk=entry.plan_id, status=Plan.Status.OPEN).exists():
-            raise ActionRefused(FROZEN)
-
-    return guard
-
-
 def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
     return record_decision(
         entry,
@@ -161,7 +146,6 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
         actor=actor,
         expected_version=expected_version,
         note=note,
-        guard=_still_open(entry),
     )
 
 
@@ -270,7 +254,6 @@ def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = ""
         action="entry.confirm_anchor",
         changes=changes,
         note=note,
-        guard=_still_open(entry),
     )
 
 
@@ -285,7 +268,6 @@ def undo_entry(entry: Entry, *, actor, expected_version: int, note: str = "") ->
         note=note,
         fields=RESTORABLE,
         check=lambda restored: _check_restorable(entry, restored),
-        guard=_still_open(entry),
         nothing="There is nothing on this entry to undo.",
     )
 
@@ -401,7 +383,6 @@ def edit_entry(
         action=action,
         changes=changes,
         note=note,
-        guard=_still_open(entry),
     )
 
 

@@ -31,6 +31,7 @@ from django.db.models.functions import Cast, Coalesce
 from grounding.review_policy import drawn_for_second_opinion
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
 from review.adapters.errors import PlanNotAdjudicable
+from review.adapters.plans import entries_stored
 from review.decisions import ActionRefused, decide, decided_by, record, undoable
 from review.models import Decision, Entry, Plan, ReviewPolicy
 from review.permissions import can_curate, can_decide_plans
@@ -69,15 +70,11 @@ def is_double_reviewed(plan: Plan, entries=None) -> bool:
     """Whether two editors review `plan`: once a copy exists, always; otherwise as its
     queue's policy says (a drawn share of plans, or any entry of a listed rule). Read from
     `Plan.objects.with_review_policy()` when the plan came that way (the plan page counts its
-    queries), else in one query; `entries`, when loaded already, spares reading the rules."""
+    queries), else in one query (`Plan.review_facts`); `entries`, when loaded already, spares
+    reading the rules."""
     if plan.is_review_copy:
         return False
-    if "policy_mode" in plan.__dict__:
-        facts = plan.__dict__
-    else:
-        facts = (
-            Plan.objects.filter(pk=plan.pk).with_review_policy().values(*REVIEW_FACTS).first()
-        ) or {}
+    facts = plan.__dict__ if "policy_mode" in plan.__dict__ else plan.review_facts()
     if facts.get("has_review_copies"):
         return True
     if facts.get("policy_mode") != ReviewPolicy.Mode.DOUBLE or not plan.is_open:
@@ -129,10 +126,11 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             review_of=plan,
             reviewer=actor,
         )
-        Entry.objects.bulk_create(
+        entries = Entry.objects.bulk_create(
             Entry(plan=copy, **{name: getattr(entry, name) for name in COPY_FIELDS})
             for entry in plan.entries.order_by("position")
         )
+        entries_stored(copy, {entry.path for entry in entries})
         record(
             actor=actor,
             action="plan.review_copy",

@@ -122,9 +122,12 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
     logged. Refuses (PlanNotAdjudicable) while anything blocks it (`Plan.blockers`);
     StaleVersion when the plan moved on."""
     with transaction.atomic():
-        # Hold the rows still while the payload is made from them.
+        # Hold the rows still while the payload is made from them: the plan first, as every
+        # decision on an entry does (its counters), so that the two never wait on each other.
+        current = (
+            Plan.objects.select_for_update(of=("self",)).select_related("document").get(pk=plan.pk)
+        )
         entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
-        current = Plan.objects.select_for_update().select_related("document").get(pk=plan.pk)
         # Adjudicated by someone else since the page was drawn: their decision, a conflict.
         ensure_seen(current, expected_version)
         if not current.is_open:

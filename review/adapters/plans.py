@@ -28,13 +28,13 @@ span instead: its record keeps a changed title or path, not the stale span.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 
 from grounding.adjudication import AdjudicationError, adjudicate
@@ -61,7 +61,7 @@ from review.adapters.documents import (
 )
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem, bidi_problem, depth_problem, nested_too_deeply
-from review.models import Document, Entry, Plan
+from review.models import Document, Entry, PathCollision, Plan
 
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
 PLAN_FIELD_MAX = {
@@ -240,8 +240,18 @@ def _store_plan(
             zip(plan.entries, payload["entries"], locations, strict=True)
         )
     )
+    entries_stored(row, {entry.path for entry in plan.entries})
     row.created = True
     return row
+
+
+def entries_stored(plan: Plan, paths: set[str]) -> None:
+    """After a plan's entries are stored in bulk (a proposal, an import, a revision carried,
+    a review copy), in the same transaction: its counters counted once, and collisions on its
+    paths recorded."""
+    Plan.objects.filter(pk=plan.pk).recount()
+    plan.refresh_from_db(fields=Plan.COUNTER_FIELDS)
+    PathCollision.objects.refresh(paths)
 
 
 def _entry_row(plan: Plan, position: int, entry: PlanEntry, raw: dict, location: Location) -> Entry:
@@ -322,30 +332,41 @@ def plan_entries_as_decisions(plan: Plan, entries: Sequence[Entry] | None = None
 
 
 def path_collisions() -> dict[str, list[Document]]:
-    """Paths that entries of more than one document use (rejected entries aside): exported
-    side by side, one would overwrite the other. Only a document's latest revision counts:
-    its revisions share their paths by design."""
-    live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
-        plan__document__revisions__isnull=True
+    """Every path that entries of more than one document use, with its documents, as
+    recorded when entries changed (`PathCollision.objects.refresh` holds the rule)."""
+    return {path: documents for path, documents, _ in colliding_paths()}
+
+
+def colliding_paths(
+    paths: int | None = None, documents: int | None = None
+) -> list[tuple[str, list[Document], int]]:
+    """The recorded collisions in path order, bounded for a page: the first `paths` paths,
+    each with its first `documents` documents and how many documents it has in all (no
+    bounds when None). Two queries, whatever the number of collisions."""
+    recorded = PathCollision.objects.all()
+    if paths is not None:
+        first = recorded.order_by("path").values_list("path", flat=True).distinct()[:paths]
+        recorded = recorded.filter(path__in=list(first))
+    by_path = {"partition_by": F("path")}
+    ranked = recorded.annotate(
+        rank=Window(RowNumber(), order_by=F("document_id").asc(), **by_path),
+        documents=Window(Count("pk"), **by_path),
     )
-    shared = (
-        live.values("path")
-        .annotate(documents=Count("plan__document", distinct=True))
-        .filter(documents__gt=1)
-        .values_list("path", flat=True)
+    if documents is not None:
+        ranked = ranked.filter(rank__lte=documents)
+    rows = list(
+        ranked.order_by("path", "document_id").values_list("path", "document_id", "documents")
     )
-    pairs = (
-        live.filter(path__in=list(shared))
-        .values_list("path", "plan__document")
-        .distinct()
-        .order_by("path", "plan__document")
-    )
-    pairs = list(pairs)
-    documents = Document.objects.in_bulk({document_id for _, document_id in pairs})
-    collisions: dict[str, list[Document]] = defaultdict(list)
-    for path, document_id in pairs:
-        collisions[path].append(documents[document_id])
-    return dict(collisions)
+    stored = Document.objects.only("name", "revision").in_bulk({pk for _, pk, _ in rows})
+    collisions: dict[str, tuple[list[Document], int]] = {}
+    for path, document_id, total in rows:
+        collisions.setdefault(path, ([], total))[0].append(stored[document_id])
+    return [(path, found, total) for path, (found, total) in collisions.items()]
+
+
+def collision_count(most: int) -> int:
+    """How many paths collide, counted up to `most` + 1 (a page says "more than" past it)."""
+    return PathCollision.objects.order_by("path").values("path").distinct()[: most + 1].count()
 
 
 def adjudicated_payload(plan: Plan, entries: list[Entry], reviews: dict | None = None) -> dict:

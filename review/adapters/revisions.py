@@ -25,7 +25,8 @@ from grounding.segmentation import (
 )
 from review.adapters.documents import sha256_of, store_document
 from review.adapters.errors import ImportRefused
-from review.models import Decision, Document, Entry, Plan
+from review.adapters.plans import entries_stored
+from review.models import Decision, Document, Entry, PathCollision, Plan
 
 State = Entry.State
 
@@ -64,6 +65,10 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
             revision.revision_of = previous
             revision.revision = previous.revision + 1
             revision.save(update_fields=["revision_of", "revision"])
+            # Superseded, the previous revision's paths no longer collide with anyone's.
+            PathCollision.objects.refresh(
+                Entry.objects.filter(plan__document=previous).values_list("path", flat=True)
+            )
     except IntegrityError as error:
         raise ImportRefused(
             f"{previous.label} was given a next revision at the same moment; reload and add "
@@ -150,6 +155,7 @@ def carried_plan(
     for carried in rows:
         carried.entry.plan = row
     Entry.objects.bulk_create([carried.entry for carried in rows])
+    entries_stored(row, {carried.entry.path for carried in rows})
     return row, rows
 
 

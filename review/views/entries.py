@@ -196,7 +196,7 @@ def _entry_fragments(
         ),
         "message": message,
         "conflict": conflict,
-        "counts": plan.entries.counts(),
+        "counts": plan.counts,
         "spans_moved": spans_moved,
         "oob_row": oob_row,
     }

@@ -8,20 +8,36 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Q, Subquery
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
-from review.adapters.plans import import_plan, path_collisions, propose_document
+from review.adapters.plans import (
+    colliding_paths,
+    collision_count,
+    import_plan,
+    propose_document,
+)
 from review.forms import DocumentUploadForm, PlanUploadForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
 from review.permissions import can_decide_plans, can_lead
 
 # --- the list --------------------------------------------------------------------------------
+
+
+# A page of the list; the page after it starts past the last plan shown (keyset pages, so
+# the last page costs what the first does).
+PLANS_PER_PAGE = 50
+# Colliding paths named above the list, and documents named for each.
+COLLISIONS_SHOWN = 20
+COLLIDING_DOCUMENTS_SHOWN = 10
+COLLISIONS_COUNTED = 1000
 
 
 @require_GET
@@ -31,6 +47,9 @@ def plan_list(request: HttpRequest) -> HttpResponse:
 
 def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
     status_filter = request.GET.get("status", "")
+    after = request.GET.get("after", "")
+    if after and not after.isdigit():
+        return HttpResponseBadRequest(f"after must be a plan id (a whole number), not {after!r}.")
     plans = (
         # Double review: each editor's own copy is not a plan of the list.
         Plan.objects.filter(review_of__isnull=True)
@@ -43,18 +62,28 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
             "options",
             "document__name",
             "document__revision",
+            *Plan.COUNTER_FIELDS,
         )
-        .with_counts()
         .order_by("-created_at", "-pk")
     )
     if status_filter in Plan.Status.values:
         plans = plans.filter(status=status_filter)
-    rows = [(plan, plan.counts) for plan in with_holders(plans, Lease.Queue.PLANS)]
+    if after:
+        plans = plans.filter(_older_than(int(after)))
+    shown = list(with_holders(plans, Lease.Queue.PLANS)[: PLANS_PER_PAGE + 1])
+    following = shown[PLANS_PER_PAGE - 1].pk if len(shown) > PLANS_PER_PAGE else None
+    collisions = colliding_paths(COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
+    counted = collision_count(COLLISIONS_COUNTED) if collisions else 0
     context = {
-        "rows": rows,
+        "rows": [(plan, plan.counts) for plan in shown[:PLANS_PER_PAGE]],
         "statuses": Plan.Status.choices,
         "status_filter": status_filter,
-        "collisions": sorted(path_collisions().items()),
+        "first_url": _list_url(status_filter) if after else "",
+        "older_url": _list_url(status_filter, following) if following else "",
+        "collisions": collisions,
+        "collision_count": counted,
+        "collisions_more": counted - len(collisions),
+        "collisions_counted": COLLISIONS_COUNTED,
         "can_decide": can_decide_plans(request.user),
         "can_lead": can_lead(request.user),
         "next_url": reverse("plans-next"),
@@ -62,6 +91,19 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "plan_form": plan_form,
     }
     return render(request, "review/plans/list.html", context, status=status)
+
+
+def _older_than(pk: int) -> Q:
+    """Plans after plan `pk` in the list's order (newest first), in the same query."""
+    created = Subquery(Plan.objects.filter(pk=pk).values("created_at")[:1])
+    return Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk)
+
+
+def _list_url(status_filter: str, after: int | None = None) -> str:
+    query = {"status": status_filter} if status_filter else {}
+    if after is not None:
+        query["after"] = after
+    return reverse("plans") + (f"?{urlencode(query)}" if query else "")
 
 
 @require_POST

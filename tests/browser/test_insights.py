@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from review.models import Decision, Entry
 from tests.browser.conftest import log_in
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 
 
 def test_an_editor_reads_a_rules_record_and_confirms_twice_before_accepting_it_unseen(
@@ -19,9 +20,10 @@ def test_an_editor_reads_a_rules_record_and_confirms_twice_before_accepting_it_u
     for title in ("First guide", "Second guide"):
         decided = make_plan(1, name=f"{title}.md", title=title)
         entries = entries_of(decided)
-        Entry.objects.filter(pk=entries[0].pk).update(state=Entry.State.ACCEPTED)
-        Entry.objects.filter(pk=entries[1].pk).update(
-            state=Entry.State.ACCEPTED if title == "First guide" else Entry.State.REJECTED
+        update_entries(Entry.objects.filter(pk=entries[0].pk), state=Entry.State.ACCEPTED)
+        update_entries(
+            Entry.objects.filter(pk=entries[1].pk),
+            state=Entry.State.ACCEPTED if title == "First guide" else Entry.State.REJECTED,
         )
     plan = make_plan(3)
     log_in(page, "editor")

@@ -12,7 +12,8 @@ from django.db.models import Model
 
 from grounding.anchors import make_anchor
 from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
-from review.models import Document, Entry, Plan
+from review.adapters.plans import entries_stored
+from review.models import Document, Entry, PathCollision, Plan
 
 CODE_TEXT = (
     "# N500 Vegbygging\n\n"
@@ -93,7 +94,7 @@ def stored_entry(
         proposed_by="propose-segments 0.1.0",
         original_payload=original_payload,
     )
-    return Entry.objects.create(
+    entry = Entry.objects.create(
         plan=plan,
         position=0,
         path=path,
@@ -103,6 +104,8 @@ def stored_entry(
         quote=text,
         anchor_status="exact",
     )
+    entries_stored(plan, {path})
+    return entry
 
 
 def row_counts() -> dict[str, int]:
@@ -111,3 +114,14 @@ def row_counts() -> dict[str, int]:
 
     models: list[type[Model]] = list(apps.get_app_config("review").get_models())
     return {model.__name__: model.objects.count() for model in models}
+
+
+def update_entries(entries, **changes) -> int:
+    """Set `changes` on `entries` directly, for a test's set-up (no decision is logged), and
+    keep what the decisions keep: their plans' stored counters and the recorded collisions."""
+    rows = list(entries.values_list("pk", "plan_id", "path"))
+    changed = Entry.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(**changes)
+    Plan.objects.filter(pk__in={plan_id for _, plan_id, _ in rows}).recount()
+    paths = {path for _, _, path in rows} | ({changes["path"]} if "path" in changes else set())
+    PathCollision.objects.refresh(paths)
+    return changed

@@ -13,6 +13,7 @@ from review.adapters.plans import export_plan
 from review.decisions import ActionRefused, StaleVersion, undoable_entry_ids
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -197,7 +198,9 @@ def test_an_edit_back_to_the_proposal_is_an_accept(plan, editor) -> None:
 
 def test_confirming_an_anchor_re_anchors_it_at_its_span(plan, editor) -> None:
     entry = entries_of(plan)[1]
-    Entry.objects.filter(pk=entry.pk).update(anchor_status="fuzzy", quote="x" * len(entry.quote))
+    update_entries(
+        Entry.objects.filter(pk=entry.pk), anchor_status="fuzzy", quote="x" * len(entry.quote)
+    )
     assert plan.entries.counts().unsettled_anchors == 1
     current = fresh(entry)
     entry_actions.confirm_anchor(current, actor=editor, expected_version=current.version)
@@ -288,8 +291,11 @@ def test_the_unsettled_anchor_rule_says_the_same_in_python_and_in_the_database(p
     entry = entries_of(plan)[0]
     expected = set()
     for state, status, confirmed in product(Entry.State, Entry.AnchorStatus, (False, True)):
-        Entry.objects.filter(pk=entry.pk).update(
-            state=state, anchor_status=status, anchor_confirmed=confirmed
+        update_entries(
+            Entry.objects.filter(pk=entry.pk),
+            state=state,
+            anchor_status=status,
+            anchor_confirmed=confirmed,
         )
         row = Entry.objects.get(pk=entry.pk)
         in_db = Entry.objects.filter(Entry.unsettled_anchor_q(), pk=entry.pk).exists()

@@ -24,6 +24,7 @@ from tests.builders.plans import (
     proposed_payload,
     row_counts,
     sections,
+    update_entries,
 )
 
 pytestmark = pytest.mark.django_db
@@ -269,7 +270,7 @@ def test_a_rejected_entry_does_not_count_as_a_collision() -> None:
     first = propose_document("n500.md", CODE_TEXT.encode())
     second = propose_document("n500-copy.md", CODE_TEXT.replace("R60", "R90").encode())
     rejected = second.entries.order_by("position").first()
-    Entry.objects.filter(pk=rejected.pk).update(state=Entry.State.REJECTED)
+    update_entries(Entry.objects.filter(pk=rejected.pk), state=Entry.State.REJECTED)
 
     collisions = path_collisions()
 

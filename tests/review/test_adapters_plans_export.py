@@ -19,7 +19,13 @@ from review.adapters.plans import (
 )
 from review.decisions import StaleVersion, decide
 from review.models import Decision, Entry, Plan
-from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
+from tests.builders.plans import (
+    CODE_TEXT,
+    payload_text,
+    proposed_payload,
+    row_counts,
+    update_entries,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +118,7 @@ def test_a_doubtful_anchor_blocks_adjudication_until_someone_confirms_it(
     plan: Plan, editor, status: str
 ) -> None:
     doubtful = entries(plan)[1]
-    Entry.objects.filter(pk=doubtful.pk).update(anchor_status=status, anchor_score=0.7)
+    update_entries(Entry.objects.filter(pk=doubtful.pk), anchor_status=status, anchor_score=0.7)
     for entry in entries(plan):
         settle(entry, editor, "accepted")
     before = snapshot_of(plan)

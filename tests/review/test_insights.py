@@ -17,6 +17,7 @@ from review.models import Answer, Case, Entry
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +26,9 @@ def decide_rows(plan, *states: str, rules=("rule:a",)) -> None:
     """Give the plan's first entries these states and rules (the rows the figures count)."""
     entries = entries_of(plan)
     for entry in entries:
-        Entry.objects.filter(pk=entry.pk).update(rules=list(rules))
+        update_entries(Entry.objects.filter(pk=entry.pk), rules=list(rules))
     for entry, state in zip(entries, states, strict=False):
-        Entry.objects.filter(pk=entry.pk).update(state=state)
+        update_entries(Entry.objects.filter(pk=entry.pk), state=state)
 
 
 def record_of(rule: str, **filters):
@@ -239,7 +240,7 @@ def test_cached_figures_are_counted_afresh_after_any_new_decision(settings, edit
     decide_rows(plan)
     assert insights().rules[0].accepted == 0
     # A row changed behind the app's back is not seen while the figures are cached...
-    Entry.objects.filter(pk=entries_of(plan)[0].pk).update(state=Entry.State.ACCEPTED)
+    update_entries(Entry.objects.filter(pk=entries_of(plan)[0].pk), state=Entry.State.ACCEPTED)
     assert insights().rules[0].accepted == 0
     # ...but a decision, which always adds a log row, counts them again.
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)

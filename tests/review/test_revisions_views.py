@@ -10,7 +10,7 @@ from django.urls import reverse
 from grounding.revisions import candidate_places
 from review.models import Document, Entry
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.plans import row_counts
+from tests.builders.plans import row_counts, update_entries
 from tests.builders.revisions import (
     ADDED,
     CHANGED,
@@ -175,8 +175,12 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
     text = plan.document.text
     quote = "in words an editor can read."
     start = text.index(quote, entry.span_start)
-    Entry.objects.filter(pk=entry.pk).update(
-        anchor_status="ambiguous", quote=quote, span_start=start, span_end=start + len(quote)
+    update_entries(
+        Entry.objects.filter(pk=entry.pk),
+        anchor_status="ambiguous",
+        quote=quote,
+        span_start=start,
+        span_end=start + len(quote),
     )
 
     page = client.get(reverse("plan", args=[plan.pk])).content.decode()

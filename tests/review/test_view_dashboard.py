@@ -85,3 +85,52 @@ def test_a_reader_s_dashboard_does_not_invite_them_to_decide(client, reader) -> 
     body = client.get("/").content.decode()
     assert "Your role is to read" in body
     assert "you decide these" not in body and "Pick a queue" not in body
+
+
+def test_the_plans_queue_counts_open_plans_with_entries_still_proposed(client, editor) -> None:
+    from review.actions.entries import accept_entry
+    from review.models import Plan
+    from tests.builders.plan_views import entries_of, make_plan
+
+    waiting = make_plan(2, name="a.md")
+    decided = make_plan(1, name="b.md", paragraphs=1)
+    for entry in entries_of(decided):
+        accept_entry(entry, actor=editor, expected_version=entry.version)
+    adjudicated = make_plan(1, name="c.md", paragraphs=3)
+    Plan.objects.filter(pk=adjudicated.pk).update(status="adjudicated")
+    client.force_login(editor)
+    queue = client.get("/").context["queues"][0]
+    assert queue["count"] == 1
+    assert queue["detail"] == f"{waiting.entries.count()} entries still proposed"
+
+
+def test_the_dashboard_asks_as_many_queries_for_many_plans_as_for_few(client, editor) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.builders.plan_views import make_plan
+
+    client.force_login(editor)
+    make_plan(2, name="a.md")
+    client.get("/")
+    with CaptureQueriesContext(connection) as few:
+        client.get("/")
+    for number in range(5):
+        make_plan(3, name=f"doc-{number}.md", paragraphs=number + 2)
+    with CaptureQueriesContext(connection) as many:
+        client.get("/")
+    assert len(many) == len(few)
+
+
+def test_the_case_counts_are_kept_for_the_cache_seconds(client, editor, settings) -> None:
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.DASHBOARD_CACHE_SECONDS = 30
+    Case.objects.create(case_id="c-1", content_text="x", rationale_text="y", flagged=True)
+    client.force_login(editor)
+    assert client.get("/").context["queues"][1]["count"] == 1
+    Case.objects.create(case_id="c-2", content_text="x", rationale_text="y", flagged=True)
+    assert client.get("/").context["queues"][1]["count"] == 1
+    cache.clear()
+    assert client.get("/").context["queues"][1]["count"] == 2

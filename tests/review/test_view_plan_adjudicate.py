@@ -13,6 +13,7 @@ from review.actions.plans import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def test_a_plan_with_proposed_entries_is_not_adjudicated(client, editor) -> None
 def test_an_unconfirmed_fuzzy_anchor_blocks_adjudication(client, editor) -> None:
     plan = make_plan(2)
     decide_all(plan, editor)
-    Entry.objects.filter(pk=entries_of(plan)[1].pk).update(anchor_status="fuzzy")
+    update_entries(Entry.objects.filter(pk=entries_of(plan)[1].pk), anchor_status="fuzzy")
     client.force_login(editor)
     page = client.get(f"/plans/{plan.pk}/").content.decode()
     assert "anchor to confirm or edit" in page

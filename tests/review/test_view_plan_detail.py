@@ -10,6 +10,7 @@ import pytest
 from review.actions import entries as entry_actions
 from review.models import Entry
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_the_document_text_is_all_there_once_with_each_span_marked(client, edito
 def test_text_before_the_first_entry_is_marked_as_not_covered(client, editor) -> None:
     plan = make_plan(2)
     first = entries_of(plan)[0]
-    Entry.objects.filter(pk=first.pk).update(span_start=first.span_start + 10)
+    update_entries(Entry.objects.filter(pk=first.pk), span_start=first.span_start + 10)
     client.force_login(editor)
     body = page(client, plan)
     lead = body[body.index('id="region-lead"') :]
@@ -63,8 +64,8 @@ def test_text_before_the_first_entry_is_marked_as_not_covered(client, editor) ->
 def test_rejected_and_merged_spans_say_so_in_words(client, editor) -> None:
     plan = make_plan(3)
     entries = entries_of(plan)
-    Entry.objects.filter(pk=entries[1].pk).update(state="rejected")
-    Entry.objects.filter(pk=entries[2].pk).update(state="merged")
+    update_entries(Entry.objects.filter(pk=entries[1].pk), state="rejected")
+    update_entries(Entry.objects.filter(pk=entries[2].pk), state="merged")
     client.force_login(editor)
     body = page(client, plan)
     # The mark that opens each span carries its state, in words as well as in style.
@@ -79,7 +80,7 @@ def test_the_current_entry_is_the_first_still_proposed_unless_one_is_asked_for(
 ) -> None:
     plan = make_plan(3)
     entries = entries_of(plan)
-    Entry.objects.filter(pk=entries[0].pk).update(state="accepted")
+    update_entries(Entry.objects.filter(pk=entries[0].pk), state="accepted")
     client.force_login(editor)
     assert f'data-current="{entries[1].pk}"' in page(client, plan)
     assert f'data-current="{entries[2].pk}"' in page(client, plan, entry=entries[2].pk)
@@ -136,8 +137,8 @@ def test_no_template_syntax_leaks_into_the_page(client, editor) -> None:
 def test_without_javascript_the_entry_filter_hides_the_rows_it_leaves_out(client, editor) -> None:
     plan = make_plan(2)
     first, second, third = entries_of(plan)
-    Entry.objects.filter(pk=second.pk).update(state="rejected")
-    Entry.objects.filter(pk=third.pk).update(anchor_status="fuzzy")
+    update_entries(Entry.objects.filter(pk=second.pk), state="rejected")
+    update_entries(Entry.objects.filter(pk=third.pk), anchor_status="fuzzy")
     body = client.get(f"/plans/{plan.pk}/", {"state": "needs", "anchor": "fuzzy"}).content.decode()
     assert re.search(rf'<li id="entry-{third.pk}"[^>]*data-anchor="fuzzy">', body)
     for hidden in (first, second):

@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from review.models import Document, Entry, Plan
 from tests.builders.plan_views import entries_of, handbook_text, make_plan
+from tests.builders.plans import update_entries
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def test_each_plan_shows_its_status_document_counts_and_progress(client, editor) -> None:
     plan = make_plan(3)
-    Entry.objects.filter(pk=entries_of(plan)[0].pk).update(state="accepted")
+    update_entries(Entry.objects.filter(pk=entries_of(plan)[0].pk), state="accepted")
     client.force_login(editor)
     body = client.get("/plans/").content.decode()
     assert f'href="/plans/{plan.pk}/"' in body
@@ -108,3 +109,94 @@ def test_the_upload_views_take_only_posts(client, editor) -> None:
     client.force_login(editor)
     assert client.get("/plans/upload-document/").status_code == 405
     assert client.get("/plans/upload-plan/").status_code == 405
+
+
+def _plans_on(body: str, plans) -> list[int]:
+    return [plan.pk for plan in plans if f'href="/plans/{plan.pk}/"' in body]
+
+
+def test_the_list_pages_by_keyset_newest_first_through_to_the_last_page(
+    client, editor, monkeypatch
+) -> None:
+    from review.views import plans as plans_view
+
+    monkeypatch.setattr(plans_view, "PLANS_PER_PAGE", 2)
+    made = [make_plan(1, name=f"doc-{number}.md", paragraphs=number + 1) for number in range(5)]
+    newest_first = sorted(made, key=lambda plan: (plan.created_at, plan.pk), reverse=True)
+    client.force_login(editor)
+    seen, url = [], "/plans/"
+    while url:
+        response = client.get(url)
+        assert response.status_code == 200
+        seen += [
+            plan.pk for plan in newest_first if plan in [row[0] for row in response.context["rows"]]
+        ]
+        url = response.context["older_url"]
+    assert seen == [plan.pk for plan in newest_first]
+    last = client.get(f"/plans/?after={newest_first[3].pk}").content.decode()
+    assert _plans_on(last, made) == [newest_first[4].pk]
+    assert 'rel="next"' not in last
+    assert 'rel="first"' in last
+
+
+def test_a_status_filter_keeps_its_filter_on_the_next_page(client, editor, monkeypatch) -> None:
+    from review.views import plans as plans_view
+
+    monkeypatch.setattr(plans_view, "PLANS_PER_PAGE", 1)
+    made = [make_plan(1, name=f"doc-{number}.md", paragraphs=number + 1) for number in range(3)]
+    Plan.objects.filter(pk=made[1].pk).update(status="adjudicated")
+    client.force_login(editor)
+    first = client.get("/plans/", {"status": "open"})
+    assert "status=open" in first.context["older_url"]
+    second = client.get(first.context["older_url"]).content.decode()
+    assert _plans_on(second, made) == [made[0].pk]
+
+
+def test_a_cursor_that_is_not_a_plan_id_is_refused_naming_it(client, editor) -> None:
+    client.force_login(editor)
+    response = client.get("/plans/", {"after": "x1"})
+    assert response.status_code == 400
+    assert "after" in response.content.decode()
+
+
+def test_the_list_asks_as_many_queries_for_many_plans_as_for_few(client, editor) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(editor)
+    make_plan(2, name="a.md", paragraphs=1)
+    make_plan(2, name="b.md", paragraphs=2)
+    client.get("/plans/")
+    with CaptureQueriesContext(connection) as few:
+        client.get("/plans/")
+    for number in range(6):
+        make_plan(3, name=f"doc-{number}.md", paragraphs=number + 2)
+    with CaptureQueriesContext(connection) as many:
+        body = client.get("/plans/").content.decode()
+    assert len(many) == len(few)
+    assert "claimed by more than one document" in body
+
+
+def test_counts_shown_come_from_the_stored_counters_not_the_entries(client, editor) -> None:
+    plan = make_plan(3)
+    Plan.objects.filter(pk=plan.pk).update(count_accepted=7)
+    client.force_login(editor)
+    assert "Accepted <b>7</b>" in client.get("/plans/").content.decode()
+
+
+def test_the_import_form_offers_the_latest_documents_and_takes_any_stored_one(
+    client, editor, monkeypatch
+) -> None:
+    from review.forms import PlanUploadForm
+
+    monkeypatch.setattr(PlanUploadForm, "DOCUMENTS_OFFERED", 1)
+    older = make_plan(2, name="older.md", paragraphs=1).document
+    newer = make_plan(2, name="newer.md", paragraphs=2).document
+    client.force_login(editor)
+    body = client.get("/plans/").content.decode()
+    assert f'<option value="{newer.pk}">newer.md</option>' in body
+    assert f'<option value="{older.pk}">' not in body
+    payload = Plan.objects.filter(document=older).get().original_payload
+    upload = SimpleUploadedFile("again.json", payload.replace("\\n}", "}").encode())
+    response = client.post("/plans/upload-plan/", {"document": older.pk, "file": upload})
+    assert response.status_code == 302

@@ -49,7 +49,7 @@ class Command(BaseCommand):
                 "no plan carried: the revision before has none, or none of its text is left"
             )
             return
-        counts = plan.entries.counts()
+        counts = plan.counts
         self.stdout.write(
             f"plan {plan.carried_from_id} carried as plan {plan.pk}: {len(revised.carried)} "
             f"decisions kept, {counts.need_you} of {counts.total} entries need you, "

@@ -1,0 +1,322 @@
+"""A plan's stored counters and the recorded path collisions: kept by every change of an
+entry (the actions, undo, double review, revisions, imports), always equal to a recount, and
+rebuilt by `manage.py recount`."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from review.actions import entries as entry_actions
+from review.actions.plans import adjudicate_plan, undo_accept_rule
+from review.actions.revisions import add_revision
+from review.adapters.plans import path_collisions
+from review.decisions import ActionRefused, StaleVersion
+from review.models import Entry, PathCollision, Plan, PlanCounts
+from tests.builders.plan_views import entries_of, handbook_text, make_plan
+from tests.builders.plans import update_entries
+
+pytestmark = pytest.mark.django_db
+
+ACTIONS = ("accept", "reject", "merge", "undo", "confirm-anchor", "edit")
+
+
+def stored(plan: Plan) -> PlanCounts:
+    return Plan.objects.get(pk=plan.pk).counts
+
+
+def recounted(plan: Plan) -> PlanCounts:
+    return Entry.objects.filter(plan=plan).counts()
+
+
+def recorded_collisions() -> set[tuple[str, int]]:
+    return set(PathCollision.objects.values_list("path", "document_id"))
+
+
+def collisions_by_recount() -> set[tuple[str, int]]:
+    before = recorded_collisions()
+    PathCollision.objects.refresh()
+    after = recorded_collisions()
+    PathCollision.objects.all().delete()
+    PathCollision.objects.bulk_create(PathCollision(path=p, document_id=d) for p, d in before)
+    return after
+
+
+def _act(entry: Entry, action: str, editor) -> None:
+    current = Entry.objects.select_related("plan").get(pk=entry.pk)
+    if action == "edit":
+        request = entry_actions.EditRequest(
+            title=current.title + " (edited)",
+            path=current.path + "-edited",
+            start=current.span_start,
+            end=current.span_end,
+        )
+        entry_actions.edit_entry(current, request, actor=editor, expected_version=current.version)
+        return
+    act = entry_actions.ENTRY_ACTIONS[action]
+    act(current, actor=editor, expected_version=current.version)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    steps=st.lists(
+        st.tuples(st.integers(min_value=0, max_value=4), st.sampled_from(ACTIONS)),
+        min_size=1,
+        max_size=25,
+    ),
+    doubtful=st.sets(st.integers(min_value=0, max_value=4), max_size=3),
+)
+def test_the_stored_counters_equal_a_recount_after_any_sequence_of_decisions(
+    editor, steps, doubtful
+) -> None:
+    plan = make_plan(4, name="counted.md")
+    other = make_plan(4, name="other.md", paragraphs=1)
+    entries = entries_of(plan)
+    for index in doubtful:
+        update_entries(Entry.objects.filter(pk=entries[index].pk), anchor_status="fuzzy")
+    for index, action in steps:
+        # A refusal changes nothing, counters included.
+        with contextlib.suppress(ActionRefused, StaleVersion):
+            _act(entries[index], action, editor)
+        assert stored(plan) == recounted(plan), (index, action)
+        assert recorded_collisions() == collisions_by_recount(), (index, action)
+    assert stored(other) == recounted(other)
+
+
+def test_an_accept_moves_the_counters_in_its_own_transaction(editor) -> None:
+    plan = make_plan(3)
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    before = stored(plan)
+    entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
+    after = stored(plan)
+    assert (after.proposed, after.accepted) == (before.proposed - 1, before.accepted + 1)
+    # The entry's plan holds the counters just stored: the row's fragment reads them.
+    assert entry.plan.counts == after
+
+
+def test_a_refused_decision_on_a_frozen_plan_leaves_the_counters_alone(editor) -> None:
+    plan = make_plan(2)
+    for entry in entries_of(plan):
+        entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
+    stale = entries_of(plan)[0]
+    adjudicate_plan(plan, actor=editor, expected_version=Plan.objects.get(pk=plan.pk).version)
+    stale.plan.status = Plan.Status.OPEN  # as loaded before the plan was adjudicated
+    before = stored(plan)
+    with pytest.raises(ActionRefused, match="frozen"):
+        entry_actions.reject_entry(stale, actor=editor, expected_version=stale.version)
+    assert stored(plan) == before
+    assert Entry.objects.get(pk=stale.pk).state == Entry.State.ACCEPTED
+
+
+def test_a_stale_decision_leaves_the_counters_alone(editor) -> None:
+    plan = make_plan(2)
+    entry = entries_of(plan)[1]
+    before = stored(plan)
+    with pytest.raises(StaleVersion):
+        entry_actions.reject_entry(entry, actor=editor, expected_version=entry.version + 1)
+    assert stored(plan) == before
+
+
+def test_undoing_an_accept_all_puts_the_counters_back(editor) -> None:
+    plan = make_plan(3)
+    entry = entries_of(plan)[0]
+    entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version, note="x")
+    proposed = stored(plan).proposed
+    batch_note = "accepted with all of rule:heading (batch 0123456789)"
+    second = entries_of(plan)[1]
+    entry_actions.accept_entry(
+        second, actor=editor, expected_version=second.version, note=batch_note
+    )
+    undo_accept_rule(plan, "0123456789", actor=editor)
+    assert stored(plan) == recounted(plan)
+    assert stored(plan).proposed == proposed
+
+
+def test_a_carried_plan_and_a_review_copy_are_counted_when_stored(editor) -> None:
+    document_plan = make_plan(3)
+    accepted = entries_of(document_plan)[1]
+    entry_actions.accept_entry(accepted, actor=editor, expected_version=accepted.version)
+    revised = add_revision(
+        document_plan.document,
+        "handbook.md",
+        handbook_text(3).replace("in words an editor", "in the words an editor").encode(),
+        actor=editor,
+    )
+    assert revised.plan is not None
+    assert stored(revised.plan) == recounted(revised.plan)
+    assert stored(revised.plan).total == revised.plan.entries.count()
+
+
+def test_an_imported_plan_is_counted_when_stored() -> None:
+    plan = make_plan(5)
+    counts = stored(plan)
+    assert counts == recounted(plan)
+    assert counts.total == plan.entries.count() > 0
+    assert counts.proposed == counts.need_you == counts.total
+
+
+# --- path collisions ---------------------------------------------------------------------
+
+
+def test_collisions_are_recorded_when_a_plan_is_stored() -> None:
+    first = make_plan(2, name="a.md", paragraphs=1)
+    assert path_collisions() == {}
+    second = make_plan(2, name="b.md", paragraphs=2)
+    collisions = path_collisions()
+    assert set(collisions) == {entry.path for entry in entries_of(second)}
+    assert {d.pk for d in collisions["handbook/1-section-number-1"]} == {
+        first.document_id,
+        second.document_id,
+    }
+
+
+def test_rejecting_and_un_rejecting_an_entry_changes_the_recorded_collisions(editor) -> None:
+    make_plan(2, name="a.md", paragraphs=1)
+    second = make_plan(2, name="b.md", paragraphs=2)
+    entry = next(e for e in entries_of(second) if e.path == "handbook/1-section-number-1")
+    entry_actions.reject_entry(entry, actor=editor, expected_version=entry.version)
+    assert "handbook/1-section-number-1" not in path_collisions()
+    entry = Entry.objects.select_related("plan").get(pk=entry.pk)
+    entry_actions.undo_entry(entry, actor=editor, expected_version=entry.version)
+    assert "handbook/1-section-number-1" in path_collisions()
+
+
+def test_an_edit_to_another_path_moves_the_collision(editor) -> None:
+    make_plan(2, name="a.md", paragraphs=1)
+    second = make_plan(2, name="b.md", paragraphs=2)
+    entry = next(e for e in entries_of(second) if e.path == "handbook/2-section-number-2")
+    request = entry_actions.EditRequest(
+        title=entry.title, path="b/2-section", start=entry.span_start, end=entry.span_end
+    )
+    entry_actions.edit_entry(entry, request, actor=editor, expected_version=entry.version)
+    assert "handbook/2-section-number-2" not in path_collisions()
+    assert "b/2-section" not in path_collisions()
+    assert recorded_collisions() == collisions_by_recount()
+
+
+def test_a_superseded_revision_no_longer_collides(editor) -> None:
+    first = make_plan(2, name="a.md", paragraphs=1)
+    make_plan(2, name="b.md", paragraphs=2)
+    assert "handbook/1-section-number-1" in path_collisions()
+    add_revision(
+        first.document,
+        "a.md",
+        handbook_text(2, paragraphs=1).replace("Paragraph 1", "Paragraph one").encode(),
+        actor=editor,
+    )
+    assert recorded_collisions() == collisions_by_recount()
+    documents = {d.pk for d in path_collisions().get("handbook/1-section-number-1", [])}
+    assert first.document_id not in documents
+
+
+# --- manage.py recount ---------------------------------------------------------------------
+
+
+def test_recount_rebuilds_counters_and_collisions_from_rows_inserted_in_bulk() -> None:
+    plan = make_plan(3, name="a.md", paragraphs=1)
+    other = make_plan(3, name="b.md", paragraphs=2)
+    empty = Plan.objects.create(
+        document=plan.document,
+        source_sha256=plan.source_sha256,
+        extractor_id="x",
+        extractor_version="1",
+        proposed_by="p",
+        original_payload="{}",
+        count_total=9,
+    )
+    # Rows written behind the decisions' back, as a bulk load would.
+    Entry.objects.filter(plan=plan).update(state=Entry.State.REJECTED)
+    Plan.objects.update(count_total=0, count_proposed=0)
+    PathCollision.objects.all().delete()
+    out = io.StringIO()
+    call_command("recount", stdout=out)
+    for each in (plan, other, empty):
+        assert stored(each) == recounted(each)
+    assert stored(empty).total == 0
+    assert recorded_collisions() == collisions_by_recount()
+    assert path_collisions() == {}  # plan's entries are all rejected now
+    assert "recounted 3 plans" in out.getvalue()
+
+
+def test_recount_is_a_fixed_number_of_statements_whatever_the_number_of_plans() -> None:
+    for number in range(3):
+        make_plan(2, name=f"doc-{number}.md", paragraphs=number + 1)
+    with CaptureQueriesContext(connection) as few:
+        call_command("recount", stdout=io.StringIO())
+    for number in range(3, 8):
+        make_plan(2, name=f"doc-{number}.md", paragraphs=number + 1)
+    with CaptureQueriesContext(connection) as many:
+        call_command("recount", stdout=io.StringIO())
+    assert len(many) == len(few)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
+    monkeypatch,
+) -> None:
+    """Every change of an entry takes its plan's row first (the counters), so a batch that
+    holds it and a single decision on one of its entries queue up instead of deadlocking."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite cannot overlap the two transactions on row locks")
+    import threading
+    import time
+
+    from django.contrib.auth.models import User
+    from django.db import connections
+
+    from review.actions import plans as plan_actions
+    from tests.builders.users import user_in
+
+    editor = user_in(User, "edith", "Editors")
+    plan = make_plan(4)
+    entries = entries_of(plan)
+    single = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
+    first_done = threading.Event()
+    accept = plan_actions.accept_entry
+
+    def slow_accept(entry, **kwargs):
+        decision = accept(entry, **kwargs)
+        if not first_done.is_set():
+            first_done.set()  # the batch holds the plan's row now
+            time.sleep(0.5)
+        return decision
+
+    monkeypatch.setattr(plan_actions, "accept_entry", slow_accept)
+    outcome: list[object] = []
+
+    def reject() -> None:
+        try:
+            first_done.wait(timeout=30)
+            outcome.append(
+                entry_actions.reject_entry(single, actor=editor, expected_version=single.version)
+            )
+        except Exception as error:  # surfaced by the assertions below
+            outcome.append(error)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reject)
+    thread.start()
+    plan_actions.accept_rule(
+        plan,
+        "rule:heading",
+        actor=editor,
+        versions={entry.pk: entry.version for entry in entries},
+        unvalidated_confirmed=True,
+    )
+    thread.join(timeout=60)
+    # The batch accepted the entry first; the rejection then met a version it never saw.
+    assert isinstance(outcome[0], StaleVersion), outcome
+    assert Entry.objects.get(pk=single.pk).state == Entry.State.ACCEPTED
+    assert stored(plan) == recounted(plan)
