@@ -977,7 +977,11 @@ class Decision(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
-        indexes = [models.Index(fields=["object_type", "object_id", "at"])]
+        indexes = [
+            models.Index(fields=["object_type", "object_id", "at"]),
+            # One person's decisions over a window (the dashboard's own figures, progress).
+            models.Index(fields=["actor", "at"], name="decision_by_actor"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}"

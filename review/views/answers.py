@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from review.actions import leases
 from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
 from review.actions.leases import with_holders
 from review.decisions import decisions_on
@@ -98,6 +99,8 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
         "can_decide": can_decide_answers(request.user),
+        # Curators take disagreements from the same Next as reviewers take their items.
+        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user),
         "can_lead": can_lead(request.user),
         "next_url": reverse("answers-next"),
     }

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from grounding.evidence import VALIDATION_REASONS
+from review.actions import leases
 from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.actions.leases import with_holders
 from review.adapters.cases import report_for
@@ -66,6 +67,8 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
         "can_decide": can_decide_cases(request.user),
+        # Curators take disagreements from the same Next as reviewers take their items.
+        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user),
         "can_lead": can_lead(request.user),
         "next_url": reverse("cases-next"),
     }
