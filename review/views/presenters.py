@@ -177,6 +177,54 @@ def document_regions(text: str, entries: list[Entry]) -> tuple[Region, list[Regi
     return lead, regions
 
 
+# The document pane is drawn in blocks of about this many lines, each laid out and painted only
+# when it comes into view (content-visibility in app.css, which assumes this height until then).
+CHUNK_LINES = 100
+# Characters in a line of the pane, roughly (46rem of serif text), to guess where text wraps.
+LINE_CHARS = 90
+
+
+def estimated_lines(text: str) -> int:
+    return sum(len(line) // LINE_CHARS + 1 for line in text.split("\n")) - 1
+
+
+def document_chunks(rows: list) -> list[list]:
+    """The pane's (row, region) pairs in order, cut into runs of about CHUNK_LINES lines, so
+    that a browser lays out only the runs in view, and a decision redraws inside one run."""
+    chunks, chunk, lines = [], [], 0
+    for row, region in rows:
+        chunk.append((row, region))
+        lines += estimated_lines(region.text) + estimated_lines(region.gap)
+        if lines >= CHUNK_LINES:
+            chunks.append(chunk)
+            chunk, lines = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+# The entry list is drawn in lists of this many entries, each laid out only when in view. One
+# block per entry would have the browser watch thousands of them on every frame.
+ENTRY_CHUNK = 25
+
+
+@dataclass(frozen=True)
+class EntryChunk:
+    rows: list
+    label: str  # "Entries 26–50", for a screen reader meeting one of the lists
+
+
+def entry_chunks(rows: list) -> list[EntryChunk]:
+    chunks = []
+    for start in range(0, len(rows), ENTRY_CHUNK):
+        part = rows[start : start + ENTRY_CHUNK]
+        first, last = part[0][0].number_label, part[-1][0].number_label
+        chunks.append(
+            EntryChunk(part, f"Entries {first}–{last}" if first != last else f"Entry {first}")
+        )
+    return chunks
+
+
 @dataclass(frozen=True)
 class PanelAction:
     name: str
