@@ -86,6 +86,12 @@ class EntryRow:
     def __getattr__(self, name: str):
         return getattr(self.entry, name)
 
+    def __getitem__(self, name: str):
+        # A template looks a name up as an item first, and only after that fails (raising and
+        # catching an exception) as an attribute: answering the first try spares the page
+        # tens of thousands of exceptions.
+        return getattr(self, name)
+
 
 @dataclass(frozen=True)
 class AnchorDoubt:
@@ -139,6 +145,9 @@ class Region:
     text: str = ""
     gap: str = ""
     found: bool = True
+
+    def __getitem__(self, name: str):
+        return getattr(self, name)  # as EntryRow's, for the template's first try
 
     @property
     def body(self) -> str:
