@@ -92,10 +92,25 @@
     }, 250);
   }
 
+  // Every row, shown or hidden, in order: a live list the browser keeps up to date, so a key
+  // press matches no selector against thousands of rows.
+  let everyRow = null;
+
+  // The next row shown after (step 1) or before (step -1) the current one that is `wanted`.
+  function nextShown(step, wanted) {
+    if (!everyRow) {
+      const list = document.getElementById("entry-list");
+      everyRow = list ? list.getElementsByClassName("entry") : [];
+    }
+    let index = Array.prototype.indexOf.call(everyRow, rowOf(currentId));
+    for (index += step; index >= 0 && index < everyRow.length; index += step) {
+      if (!everyRow[index].hidden && wanted(everyRow[index])) return everyRow[index];
+    }
+    return null;
+  }
+
   function move(step) {
-    const list = rows();
-    const index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
-    const next = list[index + step];
+    const next = nextShown(step, function () { return true; });
     if (next) {
       setCurrent(entryIdOf(next));
     } else {
@@ -110,15 +125,12 @@
   }
 
   function jump(step) {
-    const list = rows();
-    let index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
-    for (index += step; index >= 0 && index < list.length; index += step) {
-      if (needsPerson(list[index])) {
-        setCurrent(entryIdOf(list[index]));
-        return;
-      }
+    const next = nextShown(step, needsPerson);
+    if (next) {
+      setCurrent(entryIdOf(next));
+    } else {
+      announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
     }
-    announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
   }
 
   function undoLast() {
