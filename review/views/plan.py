@@ -43,7 +43,7 @@ from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
 from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
-from review.views.presenters import EntryRow, document_regions
+from review.views.presenters import EntryRow, document_chunks, document_regions, entry_chunks
 
 PLAN_TEMPLATE = "review/plans/plan.html"
 HISTORY_PER_PAGE = 100
@@ -126,9 +126,12 @@ def plan_page(
     ]
     lead, regions = document_regions(text, entries)
     filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
+    pairs = list(zip(rows, regions, strict=True))
     context |= {
         "document": plan.document,
-        "rows": list(zip(rows, regions, strict=True)),
+        "rows": pairs,
+        "doc_chunks": document_chunks(pairs),
+        "entry_chunks": entry_chunks(pairs),
         "lead": lead,
         "counts": PlanCounts.of_entries(entries),
         "current_id": current or _current_entry_id(request, entries),

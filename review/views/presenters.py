@@ -86,6 +86,12 @@ class EntryRow:
     def __getattr__(self, name: str):
         return getattr(self.entry, name)
 
+    def __getitem__(self, name: str):
+        # A template looks a name up as an item first, and only after that fails (raising and
+        # catching an exception) as an attribute: answering the first try spares the page
+        # tens of thousands of exceptions.
+        return getattr(self, name)
+
 
 @dataclass(frozen=True)
 class AnchorDoubt:
@@ -140,6 +146,9 @@ class Region:
     gap: str = ""
     found: bool = True
 
+    def __getitem__(self, name: str):
+        return getattr(self, name)  # as EntryRow's, for the template's first try
+
     @property
     def body(self) -> str:
         """The span's text up to its trailing blank lines, where its end mark is drawn."""
@@ -175,6 +184,54 @@ def document_regions(text: str, entries: list[Entry]) -> tuple[Region, list[Regi
         cursor = max(entry.span_end, start)
         regions.append(region(entry, text, start, cursor, next_start))
     return lead, regions
+
+
+# The document pane is drawn in blocks of about this many lines, each laid out and painted only
+# when it comes into view (content-visibility in app.css, which assumes this height until then).
+CHUNK_LINES = 100
+# Characters in a line of the pane, roughly (46rem of serif text), to guess where text wraps.
+LINE_CHARS = 90
+
+
+def estimated_lines(text: str) -> int:
+    return sum(len(line) // LINE_CHARS + 1 for line in text.split("\n")) - 1
+
+
+def document_chunks(rows: list) -> list[list]:
+    """The pane's (row, region) pairs in order, cut into runs of about CHUNK_LINES lines, so
+    that a browser lays out only the runs in view, and a decision redraws inside one run."""
+    chunks, chunk, lines = [], [], 0
+    for row, region in rows:
+        chunk.append((row, region))
+        lines += estimated_lines(region.text) + estimated_lines(region.gap)
+        if lines >= CHUNK_LINES:
+            chunks.append(chunk)
+            chunk, lines = [], 0
+    if chunk:
+        chunks.append(chunk)
+    return chunks
+
+
+# The entry list is drawn in lists of this many entries, each laid out only when in view. One
+# block per entry would have the browser watch thousands of them on every frame.
+ENTRY_CHUNK = 25
+
+
+@dataclass(frozen=True)
+class EntryChunk:
+    rows: list
+    label: str  # "Entries 26–50", for a screen reader meeting one of the lists
+
+
+def entry_chunks(rows: list) -> list[EntryChunk]:
+    chunks = []
+    for start in range(0, len(rows), ENTRY_CHUNK):
+        part = rows[start : start + ENTRY_CHUNK]
+        first, last = part[0][0].number_label, part[-1][0].number_label
+        chunks.append(
+            EntryChunk(part, f"Entries {first}–{last}" if first != last else f"Entry {first}")
+        )
+    return chunks
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@
 
   // The rows shown: the entry filter hides the others, and j/k pass them by.
   function rows() {
-    return Array.from(document.querySelectorAll("#entry-list > .entry:not([hidden])"));
+    return Array.from(document.querySelectorAll("#entry-list .entry:not([hidden])"));
   }
 
   function rowOf(id) {
@@ -36,23 +36,28 @@
     return el.id.slice(el.id.indexOf("-") + 1);
   }
 
+  // What is marked current now: kept here rather than looked for, since a query over a page
+  // of thousands of entries costs more than the rest of a key press.
+  let marked = [];
+
   function markCurrent(id) {
-    document.querySelectorAll(".entry.is-current, .seg.is-current, .seg-mark.is-current")
-      .forEach(function (el) {
-        if (entryIdOf(el) !== String(id) && !el.classList.contains("editing")) {
-          el.classList.remove("is-current");
-          el.removeAttribute("aria-current");
-        }
-      });
     const row = rowOf(id);
     const seg = document.getElementById("seg-" + id);
     const mark = document.getElementById("mark-" + id);
+    const now = [row, seg, mark].filter(Boolean);
+    marked.forEach(function (el) {
+      if (now.indexOf(el) < 0 && !el.classList.contains("editing")) {
+        el.classList.remove("is-current");
+        el.removeAttribute("aria-current");
+      }
+    });
     if (row) {
       row.classList.add("is-current");
       row.setAttribute("aria-current", "true");
     }
     if (seg) seg.classList.add("is-current");
     if (mark) mark.classList.add("is-current");
+    marked = now;
     return { row: row, seg: seg };
   }
 
@@ -69,16 +74,43 @@
       if (found.row) found.row.scrollIntoView({ block: "nearest" });
       if (found.seg && (!options || options.text !== false)) found.seg.scrollIntoView({ block: "center" });
     }
-    const url = new URL(window.location.href);
-    url.searchParams.set("entry", currentId);
-    url.hash = "";
-    window.history.replaceState(null, "", url);
+    rememberInAddress();
+  }
+
+  // The address names the current entry, so a reload comes back to it. Written a moment after
+  // the keys stop: replaceState takes tens of milliseconds on a large page, and a key press
+  // should not wait for it.
+  let addressTimer = null;
+
+  function rememberInAddress() {
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      const url = new URL(window.location.href);
+      url.searchParams.set("entry", currentId);
+      url.hash = "";
+      window.history.replaceState(null, "", url);
+    }, 250);
+  }
+
+  // Every row, shown or hidden, in order: a live list the browser keeps up to date, so a key
+  // press matches no selector against thousands of rows.
+  let everyRow = null;
+
+  // The next row shown after (step 1) or before (step -1) the current one that is `wanted`.
+  function nextShown(step, wanted) {
+    if (!everyRow) {
+      const list = document.getElementById("entry-list");
+      everyRow = list ? list.getElementsByClassName("entry") : [];
+    }
+    let index = Array.prototype.indexOf.call(everyRow, rowOf(currentId));
+    for (index += step; index >= 0 && index < everyRow.length; index += step) {
+      if (!everyRow[index].hidden && wanted(everyRow[index])) return everyRow[index];
+    }
+    return null;
   }
 
   function move(step) {
-    const list = rows();
-    const index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
-    const next = list[index + step];
+    const next = nextShown(step, function () { return true; });
     if (next) {
       setCurrent(entryIdOf(next));
     } else {
@@ -93,15 +125,12 @@
   }
 
   function jump(step) {
-    const list = rows();
-    let index = list.findIndex(function (row) { return entryIdOf(row) === currentId; });
-    for (index += step; index >= 0 && index < list.length; index += step) {
-      if (needsPerson(list[index])) {
-        setCurrent(entryIdOf(list[index]));
-        return;
-      }
+    const next = nextShown(step, needsPerson);
+    if (next) {
+      setCurrent(entryIdOf(next));
+    } else {
+      announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
     }
-    announce(step > 0 ? "No entry after this one needs you." : "No entry before this one needs you.");
   }
 
   function undoLast() {
@@ -264,13 +293,34 @@
 
   // A click on a row, or on a span or its mark in the text, makes that entry current.
   document.addEventListener("click", function (event) {
-    const target = event.target.closest("#entry-list > .entry, .seg[id], .seg-mark[id]");
+    const target = event.target.closest("#entry-list .entry, .seg[id], .seg-mark[id]");
     // Selecting text in the document keeps the current entry: the selection is for it.
     const selecting = target && target.closest(".doc-text") && !window.getSelection().isCollapsed;
-    if (target && !selecting && !event.target.closest("button, a[hx-get]")) {
+    if (target && !selecting && !event.target.closest("button, a[hx-get], a[data-action]")) {
       if (target.classList.contains("seg-mark")) event.preventDefault();
       setCurrent(entryIdOf(target), { scroll: !target.classList.contains("entry") });
     }
+  });
+
+  // An entry's buttons and its Edit link go over htmx, sent from here rather than wired up by
+  // htmx at load, which on a page of thousands of rows took a tenth of the load. Without htmx
+  // (or JavaScript) they are a plain form and a plain link.
+  document.addEventListener("submit", function (event) {
+    const button = event.submitter;
+    if (!window.htmx || !button || !event.target.matches("#entry-list form.actions")) return;
+    event.preventDefault();
+    htmx.ajax("POST", button.getAttribute("formaction"), {
+      source: button, target: button.closest(".entry"), swap: "outerHTML",
+    });
+  });
+
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest('#entry-list a[data-action="edit"]');
+    if (!window.htmx || !link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    htmx.ajax("GET", link.getAttribute("href"), {
+      source: link, target: link.closest(".entry"), swap: "outerHTML",
+    });
   });
 
   // Saving or cancelling an edit starts afresh: an earlier message no longer applies.
@@ -307,18 +357,22 @@
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
-    const editForm = document.querySelector(".entry.editing [data-edit-form]");
+    // Only what was swapped is looked at: a query over the whole page costs milliseconds per
+    // thousand entries, and a decision settles three elements (its row, its mark, the counters).
+    const elt = event.detail.elt;
+    const editRow = elt && elt.closest ? elt.closest(".entry.editing") : null;
+    const editForm = editRow && editRow.querySelector("[data-edit-form]");
     if (editForm && selectedSpan) {
       fillSelection(editForm);
     } else if (editForm) {
       previewSpan(editForm);
     }
-    const editing = document.querySelector(".entry.editing [data-autofocus]");
-    if (editing && event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) {
+    const editing = editRow && editRow.querySelector("[data-autofocus]");
+    if (editing) {
       // The form came back with a question (snap to a paragraph boundary?) or an error: put the
       // keyboard there, not back on the title, where typing would overwrite it.
-      const offer = document.querySelector(".entry.editing .offers button");
-      const invalid = document.querySelector('.entry.editing [aria-invalid="true"]');
+      const offer = editRow.querySelector(".offers button");
+      const invalid = editRow.querySelector('[aria-invalid="true"]');
       if (offer) {
         offer.focus();
       } else if (invalid) {
@@ -365,7 +419,7 @@
 document.addEventListener("htmx:configRequest", function (event) {
   "use strict";
   if (!event.detail.elt || !event.detail.elt.matches || !event.detail.elt.matches("[data-presence]")) return;
-  const editing = document.querySelector("#entry-list > .entry.editing");
+  const editing = document.querySelector("#entry-list .entry.editing");
   if (editing) event.detail.parameters.editing = editing.id.slice("entry-".length);
 });
 
@@ -388,15 +442,15 @@ document.addEventListener("htmx:configRequest", function (event) {
     return !anchor || row.dataset.anchor === anchor;
   }
 
-  function apply(form, quietly) {
+  function apply(form) {
     const filter = new FormData(form);
     let shown = 0;
-    document.querySelectorAll("#entry-list > .entry").forEach(function (row) {
+    document.querySelectorAll("#entry-list .entry").forEach(function (row) {
       row.hidden = !matches(row, filter);
       if (!row.hidden) shown += 1;
     });
     const live = document.getElementById("announce");
-    if (live && !quietly) live.textContent = shown + " entries shown.";
+    if (live) live.textContent = shown + " entries shown.";
   }
 
   document.addEventListener("change", function (event) {
@@ -408,12 +462,15 @@ document.addEventListener("htmx:configRequest", function (event) {
     event.preventDefault();
     apply(event.target);
   });
-  // A row redrawn by a decision or a poll comes back unfiltered: filter it again.
-  document.addEventListener("htmx:afterSettle", function () {
+  // A row redrawn by a decision or a poll comes back unfiltered: filter it again (that row
+  // alone; the others have not changed).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const row = event.detail.elt;
+    if (!row || !row.matches || !row.matches("#entry-list .entry")) return;
     const form = document.querySelector("[data-entry-filter]");
     if (!form) return;
     const filter = new FormData(form);
-    if (filter.get("state") || filter.get("rule") || filter.get("anchor")) apply(form, true);
+    if (filter.get("state") || filter.get("rule") || filter.get("anchor")) row.hidden = !matches(row, filter);
   });
 
   // Find in the document: each press selects the next place the words occur, after the last.

@@ -12,6 +12,7 @@ from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review.actions import entries as entry_actions
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
+from review.views.presenters import ENTRY_CHUNK
 from tests.browser.conftest import log_in
 from tests.builders.plan_views import entries_of, make_plan
 
@@ -204,3 +205,51 @@ def test_an_edit_that_comes_back_with_a_question_or_an_error_puts_the_keyboard_t
     page.keyboard.press("Enter")
     expect(row(page, entry)).not_to_have_class(re.compile(r"\bediting\b"))
     assert Decision.objects.filter(action__startswith="entry.").count() == 1
+
+
+def test_on_a_long_plan_the_keys_cross_from_one_list_of_entries_to_the_next(
+    page, reviewers
+) -> None:
+    # The entries are drawn in lists of ENTRY_CHUNK, each laid out only when in view; j and k,
+    # the decision keys and the undo key work across them, and the far span scrolls into view.
+    plan = make_plan(ENTRY_CHUNK + 5)
+    entries = entries_of(plan)
+    last_of_first, first_of_second = entries[ENTRY_CHUNK - 1], entries[ENTRY_CHUNK]
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/?entry={last_of_first.pk}")
+    expect(row(page, last_of_first)).to_be_focused()
+    page.keyboard.press("j")
+    expect(row(page, first_of_second)).to_be_focused()
+    expect(page.locator(f"#seg-{first_of_second.pk}")).to_be_in_viewport()
+    accept = row(page, first_of_second).get_by_role("button", name="Accept", exact=True)
+    expect(accept).to_be_visible()
+    page.keyboard.press("a")
+    expect_state(page, first_of_second, "accepted")
+    expect(page.locator(f"#mark-{first_of_second.pk}")).to_have_class(
+        re.compile(r"\bstate-accepted\b")
+    )
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    expect(row(page, last_of_first)).to_be_focused()
+    page.keyboard.press("u")
+    expect_state(page, first_of_second, "proposed")
+
+
+def test_the_entry_filter_hides_rows_in_place_and_a_decided_row_follows_it(page, reviewers) -> None:
+    plan = make_plan(4)
+    first, second, third, fourth = entries_of(plan)[:4]
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/?entry={second.pk}")
+    page.locator("#filter-state").select_option("proposed")
+    expect(page.locator("#announce")).to_have_text(f"{len(entries_of(plan))} entries shown.")
+    row(page, second).click()
+    page.keyboard.press("a")
+    expect_state(page, second, "accepted")
+    # Redrawn as accepted, the row no longer passes the filter; the keys pass it by.
+    expect(row(page, second)).to_be_hidden()
+    expect(row(page, third)).to_be_focused()
+    page.keyboard.press("k")
+    expect(row(page, first)).to_be_focused()
+    page.keyboard.press("j")
+    expect(row(page, third)).to_be_focused()
+    expect(row(page, fourth)).to_be_visible()
