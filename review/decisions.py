@@ -64,20 +64,16 @@ def decide(
     changes: dict,
     note: str = "",
     undoes: Decision | None = None,
-    guard: Callable[[], None] | None = None,
 ) -> Decision:
     """Apply `changes` to `obj` if it is still at `expected_version`, and log it.
 
     Raises StaleVersion (and changes nothing) when the row has moved on. On success
-    `obj` holds the new values and version, and the new log row is returned. `guard`, when
-    given, runs first in the same transaction and refuses by raising (nothing is written).
+    `obj` holds the new values and version, and the new log row is returned.
     An entry's plan keeps its counters and path collisions in the same transaction
     (`_entry_changes`), and an entry of a plan no longer open is refused there.
     """
     model = type(obj)
     with transaction.atomic():
-        if guard is not None:
-            guard()
         # If the UPDATE below matches the version `obj` was loaded at, the row has not
         # changed since, so `obj` already is the "before" picture: no need to read it again.
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
@@ -141,7 +137,6 @@ def record_decision(
     actor,
     expected_version: int,
     note: str,
-    guard: Callable[[], None] | None = None,
 ) -> Decision:
     """Set `field` to `value` with who decided it, when, and their note, as one decision."""
     return decide(
@@ -151,7 +146,6 @@ def record_decision(
         action=action,
         changes={field: value, **decided_by(actor, note)},
         note=note,
-        guard=guard,
     )
 
 
@@ -285,12 +279,11 @@ def undo_latest(
     note: str | None = None,
     fields: Collection[str] | None = None,
     check: Callable[[dict], None] | None = None,
-    guard: Callable[[], None] | None = None,
     nothing: str = "There is no decision to undo.",
 ) -> Decision:
     """Take back the latest decision on `obj` that is not yet undone, as a new decision that
     names it. Only `fields` of what it replaced are put back, when given; `check` sees them
-    first and refuses by raising; `guard` runs inside the transaction, as for `decide`.
+    first and refuses by raising.
     Without a `note`, the log says what was undone."""
     target = last_undoable(obj, action)
     if target is None:
@@ -310,7 +303,6 @@ def undo_latest(
         changes=changes,
         note=f"undoes {target.action} by {target.actor_name}" if note is None else note,
         undoes=target,
-        guard=guard,
     )
 
 
