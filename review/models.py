@@ -329,9 +329,8 @@ class Plan(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         indexes = [
-            # The plans queue's order ("Next": the oldest open plan first), as an index.
-            models.Index(fields=["status", "created_at", "id"], name="plan_queue"),
-            # The plans list's order, all plans and by status (review copies are not listed).
+            # The plans list's order, all plans and by status (review copies are not listed);
+            # read backwards, the plans queue's ("Next": the oldest open plan first).
             models.Index(
                 F("created_at").desc(),
                 F("id").desc(),

@@ -57,7 +57,7 @@ def test_each_page_of_the_answers_list_walks_an_index(filters):
 @pytest.mark.parametrize(
     ("queue", "index"),
     [
-        ("plans", "plan_queue"),
+        ("plans", "plan_list_status_order"),
         ("cases", "case_queue_by_verdict"),
         ("answers", "answer_list_by_state"),
     ],
@@ -70,6 +70,27 @@ def test_next_finds_the_first_waiting_item_along_an_index(queue, index):
     plan = plan_of(waiting.exclude(pk__in=Lease.objects.values("item_id"))[:1])
 
     assert "Sort" not in plan and index in plan, plan
+
+
+@pytest.mark.parametrize(
+    ("queue", "who", "indexes"),
+    [
+        ("cases", "moderator", ["case_awaiting_second", "case_queue_by_verdict"]),
+        ("cases", "curator", ["case_both_opinions"]),
+        ("answers", "editor", ["answer_awaiting_second", "answer_list_by_state"]),
+        ("answers", "curator", ["answer_both_opinions"]),
+    ],
+)
+def test_each_stage_next_takes_from_walks_an_index(request, queue, who, indexes):
+    user = request.getfixturevalue(who)
+    make_case("c-1")
+    make_answer("a-1")
+
+    plans = [plan_of(stage[:1]) for stage in QUEUES[queue].stages_for(user)]
+
+    assert len(plans) == len(indexes)
+    for plan, index in zip(plans, indexes, strict=True):
+        assert "Sort" not in plan and index in plan, plan
 
 
 def test_the_cases_queue_order_is_the_one_next_takes_from():
