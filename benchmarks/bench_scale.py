@@ -28,6 +28,7 @@ printed after the table.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import json
 import os
@@ -171,7 +172,10 @@ def size_key(scale: float) -> str:
     """What a stored set must match to be reused: its size, the seed, and the migrations that
     made its tables (another branch's columns need the set made again)."""
     migrations = sorted(path.stem for path in (ROOT / "review" / "migrations").glob("0*.py"))
-    return json.dumps({"scale": scale, "seed": SEED, "migrations": migrations})
+    generator = hashlib.sha256((HERE / "scale_data.py").read_bytes()).hexdigest()[:16]
+    return json.dumps(
+        {"scale": scale, "seed": SEED, "migrations": migrations, "generator": generator}
+    )
 
 
 def stored_key(url: str) -> str | None:
@@ -391,7 +395,7 @@ class Requests:
 
     def walk(self, url: str, hops: int, wanted: str) -> str:
         """Follow "next" links (a cursor's pages cannot be jumped to)."""
-        for hop in range(hops):
+        for _hop in range(hops):
             following = self.html(url).find("next")
             if not following:
                 return url
@@ -436,8 +440,6 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
 
     reused, counts = prepared(url, scale, say)
     say("reusing the stored set" if reused else "set made")
-
-    import hashlib
 
     from django.conf import settings
     from django.contrib.auth.models import User

@@ -315,18 +315,25 @@ def case_line(number: int, rng: random.Random, lines: list[str]) -> dict:
                 "data": {"score": round(rng.random(), 3)} if tool == "toxicity_classifier" else {},
             }
         )
-    cited = [f"ev-{index + 1}" for index in range(len(evidence))]
+    # A sound rationale cites the evidence that succeeded; the flaws below are the
+    # validator's outcomes, about one case in four in all.
+    succeeded = [f"ev-{n + 1}" for n, item in enumerate(evidence) if item["status"] == "success"]
+    failed = [f"ev-{n + 1}" for n, item in enumerate(evidence) if item["status"] != "success"]
+    cited = succeeded or ["ev-1"]
     sentences = [f"{rng.choice(lines).rstrip('.')} [{ev}]." for ev in cited]
     declared: list[str] | None = list(cited)
     flaw = rng.random()
-    if flaw < 0.06:
+    if flaw < 0.05:
         sentences.append(f"{rng.choice(lines).rstrip('.')} [ev-{len(evidence) + 3}].")
-    elif flaw < 0.12:
+    elif flaw < 0.10:
         sentences.append(f"{rng.choice(lines).rstrip('.')}.")
-    elif flaw < 0.16:
+    elif flaw < 0.14:
         declared = cited[:-1] + ["ev-99"]
-    elif flaw < 0.18:
+    elif flaw < 0.16:
         sentences = []
+    elif flaw < 0.21 and failed:
+        sentences.append(f"{rng.choice(lines).rstrip('.')} [{failed[0]}].")
+        declared = None
     elif flaw < 0.5:
         declared = None
     return {
