@@ -157,6 +157,45 @@ def people() -> tuple[User, dict[str, User]]:
     return bench, reviewers
 
 
+# --- writing ------------------------------------------------------------------------------
+
+
+def numbered(model, objects: list) -> list:
+    """Give `objects` the next primary keys of `model`'s table, so that rows written by COPY
+    (which returns none) can be pointed at."""
+    start = (model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    for offset, obj in enumerate(objects):
+        obj.pk = start + offset
+    return objects
+
+
+def copy_rows(model, objects) -> int:
+    """Write `objects` (numbered) with PostgreSQL's COPY, each column as Django's own INSERT
+    would prepare it (`pre_save`, `get_db_prep_save`), so a column the model has gets the
+    model's value or default; a column the database computes itself is left to it."""
+    fields = [
+        field for field in model._meta.concrete_fields if not getattr(field, "generated", False)
+    ]
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    table = connection.ops.quote_name(model._meta.db_table)
+    count = 0
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+            for obj in objects:
+                copy.write_row(
+                    [
+                        field.get_db_prep_save(field.pre_save(obj, True), connection)
+                        for field in fields
+                    ]
+                )
+                count += 1
+        sequence = f"pg_get_serial_sequence('{model._meta.db_table}', '{model._meta.pk.column}')"
+        cursor.execute(
+            f"SELECT setval({sequence}, (SELECT MAX({model._meta.pk.column}) FROM {table}))"
+        )
+    return count
+
+
 # --- the log --------------------------------------------------------------------------------
 
 
@@ -270,8 +309,9 @@ def write_log(events: list[Event]) -> int:
     start = (Decision.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
     for offset, event in enumerate(events):
         event.pk = start + offset
-    for index in range(0, len(events), BATCH):
-        Decision.objects.bulk_create(
+    return copy_rows(
+        Decision,
+        (
             Decision(
                 pk=event.pk,
                 actor=event.actor,
@@ -285,15 +325,9 @@ def write_log(events: list[Event]) -> int:
                 undoes_id=event.undoes.pk if event.undoes else None,
                 at=event.at,
             )
-            for event in events[index : index + BATCH]
-        )
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT setval(pg_get_serial_sequence('review_decision', 'id'), "
-                "(SELECT MAX(id) FROM review_decision))"
-            )
-    return len(events)
+            for event in events
+        ),
+    )
 
 
 # --- cases ----------------------------------------------------------------------------------
@@ -390,7 +424,7 @@ def make_cases(
             )
             log.draw(case, "verdict", outcomes, moderators)
             cases.append((case, record.evidence))
-        Case.objects.bulk_create([case for case, _ in cases])
+        copy_rows(Case, numbered(Case, [case for case, _ in cases]))
         for case, results in cases:
             evidence.extend(
                 Evidence(
@@ -405,7 +439,7 @@ def make_cases(
                 )
                 for position, result in enumerate(results)
             )
-        Evidence.objects.bulk_create(evidence, batch_size=BATCH)
+        copy_rows(Evidence, numbered(Evidence, evidence))
         evidence_rows += len(evidence)
     return evidence_rows
 
@@ -486,7 +520,7 @@ def make_answers(
             )
             log.draw(answer, "state", outcomes, editors)
             answers.append((answer, result))
-        Answer.objects.bulk_create([answer for answer, _ in answers])
+        copy_rows(Answer, numbered(Answer, [answer for answer, _ in answers]))
         for answer, result in answers:
             rows.extend(
                 AnswerReference(
@@ -505,7 +539,7 @@ def make_answers(
                     result.number_map.items(), result.canonical_sources, strict=True
                 )
             )
-        AnswerReference.objects.bulk_create(rows, batch_size=BATCH)
+        copy_rows(AnswerReference, numbered(AnswerReference, rows))
         references += len(rows)
     return references
 
@@ -588,7 +622,7 @@ def make_plans(
         Entry.objects.bulk_update(
             template_rows, ["state", "note", "decided_by", "decided_at", "version"], batch_size=1000
         )
-        Entry.objects.bulk_create([row for _, rows in group[1:] for row in rows], batch_size=BATCH)
+        copy_rows(Entry, numbered(Entry, [row for _, rows in group[1:] for row in rows]))
         entries_made += sum(len(rows) for _, rows in group)
         number += len(group)
     return to_adjudicate, entries_made
@@ -598,7 +632,7 @@ def make_plans(
 
 
 def _created_at_as_given():
-    """bulk_create would stamp every row "now"; the set's rows are spread over a year."""
+    """An INSERT would stamp every row "now"; the set's rows are spread over a year."""
     for model in (Case, Answer):
         model._meta.get_field("created_at").auto_now_add = False
 
