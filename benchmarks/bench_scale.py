@@ -126,12 +126,13 @@ def print_table(sets: dict, scale: float) -> None:
         counts = ", ".join(f"{value:,} {name}" for name, value in found["counts"].items())
         print(f"{label}: {counts}")
     print(
-        f"\nPostgreSQL; large = scale {scale:g} of the issue's set, small = 1/100 of it; "
-        "server time (WSGI handler), median of up to the given rounds\n"
+        f"\nPostgreSQL; large = scale {scale:g} of the issue's set, small = 1/100 of it. Server "
+        "time: the WSGI handler's wall clock, median of the rounds (the small set: the lower of "
+        "its two runs); cpu: this process's CPU time in it (the database's is not counted)\n"
     )
     names = list(dict.fromkeys([*large["rows"], *small["rows"]]))
     width = max(len(name) for name in names) + 2
-    heads = ("small ms", "large ms", "ratio", "queries s/l", "large KB")
+    heads = ("small ms", "large ms", "ratio", "cpu ms s/l", "queries s/l", "large KB")
     print(f"{'request':<{width}}" + "".join(f"{head:>13}" for head in heads))
     print("-" * (width + 13 * len(heads)))
     for name in names:
@@ -141,6 +142,7 @@ def print_table(sets: dict, scale: float) -> None:
             f"{a['ms']:.1f}" if a else "—",
             f"{b['ms']:.1f}" if b else "—",
             ratio,
+            "/".join(f"{row['cpu']:.0f}" if row else "—" for row in (a, b)),
             f"{a['queries'] if a else '—'}/{b['queries'] if b else '—'}",
             f"{b['bytes'] / 1024:.0f}" if b else "—",
         )
@@ -262,7 +264,7 @@ def prepared(url: str, scale: float, say) -> tuple[bool, dict]:
 # --- one set: the requests ---------------------------------------------------------------
 
 
-_timings: list[float] = []
+_timings: list[tuple[float, float]] = []
 
 
 class ServerTime:
@@ -272,9 +274,9 @@ class ServerTime:
         self.handler = handler
 
     def __call__(self, environ):
-        started = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         response = self.handler(environ)
-        _timings.append(time.perf_counter() - started)
+        _timings.append((time.perf_counter() - wall, time.process_time() - cpu))
         return response
 
 
@@ -354,7 +356,7 @@ class Requests:
 
         if warm:
             call()
-        times, queries, size = [], [], 0
+        times, cpu, queries, size = [], [], [], 0
         for _ in range(self.rounds):
             if before is not None:
                 before()
@@ -362,7 +364,8 @@ class Requests:
             with CaptureQueriesContext(connection) as captured:
                 response = call()
             assert response.status_code == 200, (name, response.status_code)
-            times.append(_timings[-1])
+            times.append(_timings[-1][0])
+            cpu.append(_timings[-1][1])
             queries.append(len(captured))
             size = len(response.content) if not response.streaming else 0
             if after is not None:
@@ -371,11 +374,16 @@ class Requests:
                 break
         self.rows[name] = {
             "ms": statistics.median(times) * 1000,
+            "cpu": statistics.median(cpu) * 1000,
             "queries": "/".join(map(str, sorted(set(queries)))),
             "bytes": size,
             "rounds": len(times),
         }
-        print(f"  {name}: {self.rows[name]['ms']:.1f} ms, {len(times)} rounds", file=sys.stderr)
+        spread = f"{min(times) * 1000:.1f}-{max(times) * 1000:.1f}"
+        print(
+            f"  {name}: {self.rows[name]['ms']:.1f} ms ({spread}), {len(times)} rounds",
+            file=sys.stderr,
+        )
 
     def page(self, name: str, url: str, api: bool = False) -> None:
         self.measure(name, lambda: self.get(url, api))

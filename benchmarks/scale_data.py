@@ -199,7 +199,7 @@ def copy_rows(model, objects) -> int:
 # --- the log --------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One decision to write: a row of the log, before it has an id."""
 
