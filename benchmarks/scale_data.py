@@ -222,6 +222,7 @@ class Log:
     def __init__(self, rng: random.Random, start: dt.datetime, end: dt.datetime):
         self.rng, self.start, self.end = rng, start, end
         self.pending: list[tuple[object, list[tuple]]] = []
+        self.written: list[Event] = []
 
     def created_at(self) -> dt.datetime:
         span = (self.end - self.start).total_seconds() * 0.8
@@ -301,6 +302,11 @@ class Log:
                     )
                     picture = undecided
         self.pending.clear()
+
+    def settle(self, object_type: str, undo_action: str) -> None:
+        """Turn the drawn items (written now, so numbered) into log rows, and let the items
+        go: at the full size, holding 600,000 entries until the end costs gigabytes."""
+        self.written.extend(self.events(object_type, undo_action))
 
 
 def write_log(events: list[Event]) -> int:
@@ -440,6 +446,7 @@ def make_cases(
                 for position, result in enumerate(results)
             )
         copy_rows(Evidence, numbered(Evidence, evidence))
+        log.settle("case", "case.undo")
         evidence_rows += len(evidence)
     return evidence_rows
 
@@ -540,6 +547,7 @@ def make_answers(
                 )
             )
         copy_rows(AnswerReference, numbered(AnswerReference, rows))
+        log.settle("answer", "answer.undo")
         references += len(rows)
     return references
 
@@ -623,6 +631,7 @@ def make_plans(
             template_rows, ["state", "note", "decided_by", "decided_at", "version"], batch_size=1000
         )
         copy_rows(Entry, numbered(Entry, [row for _, rows in group[1:] for row in rows]))
+        log.settle("entry", "entry.undo")
         entries_made += sum(len(rows) for _, rows in group)
         number += len(group)
     return to_adjudicate, entries_made
@@ -650,17 +659,14 @@ def generate(scale: float, seed: int = 11, say=print) -> dict:
     texts = copyright_texts()
     _created_at_as_given()
     counts = {}
-    events: list[Event] = []
+    events = log.written  # filled as each batch is written
     with transaction.atomic():
         say(f"  {sizes.plans:,} plans of {ENTRIES_PER_PLAN} entries")
         to_adjudicate, counts["entries"] = make_plans(sizes.plans, rng, texts, log, editors, bench)
-        events.extend(log.events("entry", "entry.undo"))
         say(f"  {sizes.cases:,} cases")
         counts["evidence"] = make_cases(sizes.cases, rng, lines, log, moderators)
-        events.extend(log.events("case", "case.undo"))
         say(f"  {sizes.answers:,} answers")
         counts["references"] = make_answers(sizes.answers, rng, lines, log, editors)
-        events.extend(log.events("answer", "answer.undo"))
         say(f"  {len(events):,} decisions")
         counts["decisions"] = write_log(events)
     for plan in to_adjudicate:
