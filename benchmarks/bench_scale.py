@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
+import importlib
 import json
 import os
 import re
@@ -564,20 +564,14 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
 # --- the import figures (benchmarks/bench_imports.py) ---------------------------------------
 
 
-def import_rows(url: str, scale: float) -> int:
-    from psycopg import sql
+def cell(value) -> str:
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
 
-    with _server(url) as connection:
-        name = sql.Identifier(database_of(url))
-        exists = connection.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", [database_of(url)]
-        ).fetchone()
-        if not exists:
-            connection.execute(sql.SQL("CREATE DATABASE {}").format(name))
-    set_up_django(url)
-    spec = importlib.util.spec_from_file_location("bench_imports", HERE / "bench_imports.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+
+def import_rows(url: str, scale: float) -> int:
+    # bench_imports makes (and drops) databases of its own, named after this one.
+    sys.path[:0] = [str(ROOT), str(HERE)]
+    module = importlib.import_module("bench_imports")
     if not hasattr(module, "import_figures"):
         print("benchmarks/bench_imports.py has no import_figures(database_url, scale)")
         return 0
@@ -587,9 +581,9 @@ def import_rows(url: str, scale: float) -> int:
         return 0
     for row in rows or ():
         if isinstance(row, dict):
-            print("  ".join(f"{key}: {value}" for key, value in row.items()))
+            print("  ".join(f"{key}: {cell(value)}" for key, value in row.items()))
         elif isinstance(row, list | tuple):
-            print("  ".join(str(cell) for cell in row))
+            print("  ".join(cell(value) for value in row))
         else:
             print(row)
     return 0
