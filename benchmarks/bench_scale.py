@@ -403,7 +403,7 @@ class Requests:
         shown = re.search(r"Page\s+[\d,]+\s+of\s+([\d,]+)", self.get(url).content.decode())
         if "page" in query and shown:
             return with_query(following, page=shown.group(1).replace(",", ""))
-        return self.walk(following, 30, "the last page")
+        return self.walk(following, 30, f"{url} last page")
 
     def late_page(self, url: str, number: int) -> str | None:
         following = self.html(url).find("next")
@@ -417,7 +417,7 @@ class Requests:
             if pages < number:
                 self.notes.append(f"{url} page {number}: there are {pages} pages; the last")
             return with_query(following, page=str(min(number, pages)))
-        return self.walk(following, 20, f"page {number}")
+        return self.walk(following, 20, f"{url} page {number}")
 
     def walk(self, url: str, hops: int, wanted: str) -> str:
         """Follow "next" links (a cursor's pages cannot be jumped to)."""
