@@ -100,3 +100,6 @@ urlpatterns = [
     path("jobs/<int:pk>/retry/", jobs.job_retry, name="job-retry"),
     path("jobs/<int:pk>/download/", jobs.job_download, name="job-download"),
 ]
+
+# A refused page parameter (a keyset cursor of a list) names itself in the 400.
+handler400 = "review.views.lists.bad_request"

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import BadRequest, ValidationError
 from django.db.models import Count, Manager, Q, QuerySet
+from django.http import HttpResponse, HttpResponseBadRequest
 
 from review.views import HtmxHttpRequest
 
@@ -182,3 +183,11 @@ def list_template(request: HtmxHttpRequest, template: str, results: str) -> str:
     if request.htmx and not request.htmx.boosted:
         return f"{template}#{results}"
     return template
+
+
+def bad_request(request, exception=None) -> HttpResponse:
+    """The project's 400 page (`handler400`): a refused page parameter says which and why,
+    as plain text; any other bad request (a suspicious header, say) only that it was one."""
+    refused = type(exception) is BadRequest and str(exception)
+    message = str(exception) if refused else "Bad request."
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")

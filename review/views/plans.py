@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q, Subquery
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.leases import with_holders
@@ -27,6 +25,7 @@ from review.forms import DocumentUploadForm, PlanUploadForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
 from review.permissions import can_decide_plans, can_lead
+from review.views.lists import order_keys, shown_page
 
 # --- the list --------------------------------------------------------------------------------
 
@@ -45,11 +44,12 @@ def plan_list(request: HttpRequest) -> HttpResponse:
     return _render_list(request, DocumentUploadForm(), PlanUploadForm())
 
 
+# The list's order, newest first; the id makes it total, as keyset pages need.
+LIST_KEYS = order_keys(Plan, ("-created_at", "-pk"))
+
+
 def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
     status_filter = request.GET.get("status", "")
-    after = request.GET.get("after", "")
-    if after and not after.isdigit():
-        return HttpResponseBadRequest(f"after must be a plan id (a whole number), not {after!r}.")
     plans = (
         # Double review: each editor's own copy is not a plan of the list.
         Plan.objects.filter(review_of__isnull=True)
@@ -64,22 +64,17 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
             "document__revision",
             *Plan.COUNTER_FIELDS,
         )
-        .order_by("-created_at", "-pk")
     )
     if status_filter in Plan.Status.values:
         plans = plans.filter(status=status_filter)
-    if after:
-        plans = plans.filter(_older_than(int(after)))
-    shown = list(with_holders(plans, Lease.Queue.PLANS)[: PLANS_PER_PAGE + 1])
-    following = shown[PLANS_PER_PAGE - 1].pk if len(shown) > PLANS_PER_PAGE else None
+    page = shown_page(request, with_holders(plans, Lease.Queue.PLANS), LIST_KEYS, PLANS_PER_PAGE)
     collisions = colliding_paths(COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
     counted = collision_count(COLLISIONS_COUNTED) if collisions else 0
     context = {
-        "rows": [(plan, plan.counts) for plan in shown[:PLANS_PER_PAGE]],
+        "rows": [(plan, plan.counts) for plan in page.object_list],
+        "page": page,
         "statuses": Plan.Status.choices,
         "status_filter": status_filter,
-        "first_url": _list_url(status_filter) if after else "",
-        "older_url": _list_url(status_filter, following) if following else "",
         "collisions": collisions,
         "collision_count": counted,
         "collisions_more": counted - len(collisions),
@@ -91,19 +86,6 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "plan_form": plan_form,
     }
     return render(request, "review/plans/list.html", context, status=status)
-
-
-def _older_than(pk: int) -> Q:
-    """Plans after plan `pk` in the list's order (newest first), in the same query."""
-    created = Subquery(Plan.objects.filter(pk=pk).values("created_at")[:1])
-    return Q(created_at__lt=created) | Q(created_at=created, pk__lt=pk)
-
-
-def _list_url(status_filter: str, after: int | None = None) -> str:
-    query = {"status": status_filter} if status_filter else {}
-    if after is not None:
-        query["after"] = after
-    return reverse("plans") + (f"?{urlencode(query)}" if query else "")
 
 
 @require_POST
