@@ -18,6 +18,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from grounding.segmentation import shown_number
+
 
 class Document(models.Model):
     class MediaType(models.TextChoices):
@@ -567,7 +569,7 @@ class Entry(Decided):
     @property
     def number(self) -> int:
         """The entry's number as the screen shows it: #1 is the first."""
-        return self.position + 1
+        return shown_number(self.position)
 
     @property
     def anchor_in_doubt(self) -> bool:

@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from grounding.segmentation import shown_number
 from review.decisions import decisions_by
 from review.models import Answer, Case, Decision, Entry, Plan
 from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
@@ -115,9 +116,9 @@ def _subjects(decisions: list[Decision]) -> dict[tuple[str, str], dict]:
     )
     for pk, plan_id, position, entry_path in entries:
         subjects["entry", str(pk)] = {
-            "label": f"entry #{position + 1} ({entry_path}) of plan {plan_id}",
+            "label": f"entry #{shown_number(position)} ({entry_path}) of plan {plan_id}",
             "url": f"{reverse('plan', args=[plan_id])}?entry={pk}#entry-{pk}",
-            "number": position + 1,
+            "number": shown_number(position),
         }
     for kind, model, field in (("case", Case, "case_id"), ("answer", Answer, "answer_id")):
         for pk, name in model.objects.filter(pk__in=keys.get(kind, ())).values_list("pk", field):

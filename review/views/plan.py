@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from grounding.segmentation import shown_number
 from review.actions.plan_reviews import is_double_reviewed
 from review.actions.plans import (
     accept_rule,
@@ -327,8 +328,10 @@ def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
     decisions = list(page.object_list)
     entry_ids = {int(row.object_id) for row in decisions if row.object_type == "entry"}
     entries = list(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "position", "path"))
-    labels = {str(pk): f"#{position + 1} {entry_path}" for pk, position, entry_path in entries}
-    numbers = {str(pk): position + 1 for pk, position, _ in entries}
+    labels = {
+        str(pk): f"#{shown_number(position)} {entry_path}" for pk, position, entry_path in entries
+    }
+    numbers = {str(pk): shown_number(position) for pk, position, _ in entries}
     rows = [
         {
             "decision": row,
