@@ -64,7 +64,7 @@ def make_history(
         seconds, curated = _second_opinions(second), _curate(curator)
         say(
             f"history: {second.username} gave {seconds} second opinions, {curator.username} "
-            f"settled {curated} disagreements"
+            f"settled {curated} disagreement{'' if curated == 1 else 's'}"
         )
         # From now on: half the cases drawn, and always an overturn or non-success evidence.
         _set_cases_policy(staff, share_percent=50, note="Half the cases, and every overturn.")
