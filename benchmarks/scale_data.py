@@ -32,12 +32,10 @@ from django.contrib.auth.models import Group, User
 from django.db import connection, transaction
 from django.utils import timezone
 
-from grounding.citations import finalize
-from grounding.evidence import EvidenceAccumulator, assess_rationale
 from grounding.propose import propose_plan
 from review.actions.plans import adjudicate_plan
-from review.adapters.answers import parse_answer
-from review.adapters.cases import parse_case
+from review.adapters.answers import parse_answer, prepare_answer
+from review.adapters.cases import parse_case, prepare_case
 from review.adapters.jsonl import content_sha256
 from review.adapters.plans import propose_document
 from review.models import Answer, AnswerReference, Case, Decision, Entry, Evidence, Plan
@@ -408,43 +406,16 @@ def make_cases(
         cases, evidence = [], []
         for number in range(start, min(count, start + BATCH)):
             value = case_line(number + 1, rng, lines)
-            record = parse_case(value)
-            report = assess_rationale(
-                record.rationale_text, EvidenceAccumulator(record.evidence), record.declared_ids
-            )
-            case = Case(
-                case_id=record.case_id,
-                content_text=record.content["text"],
-                author=record.content["author"],
-                community=record.content["community"],
-                report_reason=record.content["report_reason"],
-                rationale_text=record.rationale_text,
-                declared_ids=None if record.declared_ids is None else list(record.declared_ids),
-                recommended_action=record.recommended_action,
-                model=record.model,
-                report=report.to_dict(),
-                flagged=not report.validation.passed,
-                validator_reason=report.validation.reason,
-                source_sha256=content_sha256(value),
-                created_at=log.created_at(),
-            )
+            # The import's own rows (the validator's report with them), dated into the log.
+            case, rows = prepare_case(parse_case(value), content_sha256(value))
+            case.created_at = log.created_at()
             log.draw(case, "verdict", outcomes, moderators)
-            cases.append((case, record.evidence))
+            cases.append((case, rows))
         copy_rows(Case, numbered(Case, [case for case, _ in cases]))
-        for case, results in cases:
-            evidence.extend(
-                Evidence(
-                    case=case,
-                    position=position,
-                    ev_id=f"ev-{position + 1}",
-                    tool=result.tool,
-                    status=result.status,
-                    summary=result.summary,
-                    latency_ms=result.latency_ms,
-                    data=result.data,
-                )
-                for position, result in enumerate(results)
-            )
+        for case, rows in cases:
+            for row in rows:
+                row.case = case
+            evidence.extend(rows)
         copy_rows(Evidence, numbered(Evidence, evidence))
         log.settle("case", "case.undo")
         evidence_rows += len(evidence)
@@ -510,42 +481,16 @@ def make_answers(
         answers, rows = [], []
         for number in range(start, min(count, start + BATCH)):
             value = answer_line(number + 1, rng, lines)
-            record = parse_answer(value)
-            result = finalize(record.text, record.sources)
-            answer = Answer(
-                answer_id=record.answer_id,
-                question=record.question,
-                raw_text=record.text,
-                body=result.body,
-                model=record.model,
-                sources=list(record.sources),
-                changes=result.to_dict(),
-                changed=result.changed,
-                **{f"change_{kind}": True for kind in result.change_kinds},
-                source_sha256=content_sha256(value),
-                created_at=log.created_at(),
-            )
+            # The import's own rows (finalization's with them), dated into the log.
+            answer, cited = prepare_answer(parse_answer(value), content_sha256(value))
+            answer.created_at = log.created_at()
             log.draw(answer, "state", outcomes, editors)
-            answers.append((answer, result))
+            answers.append((answer, cited))
         copy_rows(Answer, numbered(Answer, [answer for answer, _ in answers]))
-        for answer, result in answers:
-            rows.extend(
-                AnswerReference(
-                    answer=answer,
-                    number=shown,
-                    original_number=original,
-                    title=source["title"],
-                    authors=list(source.get("authors") or []),
-                    year=source.get("year"),
-                    url=source.get("url") or "",
-                    venue=source.get("venue") or "",
-                    doi=source.get("doi") or "",
-                    snippet=source.get("snippet") or "",
-                )
-                for (original, shown), source in zip(
-                    result.number_map.items(), result.canonical_sources, strict=True
-                )
-            )
+        for answer, cited in answers:
+            for reference in cited:
+                reference.answer = answer
+            rows.extend(cited)
         copy_rows(AnswerReference, numbered(AnswerReference, rows))
         log.settle("answer", "answer.undo")
         references += len(rows)

@@ -58,7 +58,7 @@ def import_answers(
         parse=parse_answer,
         identify=lambda record: record.answer_id,
         model=Answer,
-        prepare=_prepare_answer,
+        prepare=prepare_answer,
         write=_write_answers,
         skip_invalid=skip_invalid,
         kind="answer_id",
@@ -130,7 +130,7 @@ def _sources(check: Checker, value: Any) -> tuple[dict, ...]:
     return tuple(items or ())
 
 
-def _prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[AnswerReference]]:
+def prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[AnswerReference]]:
     """The unsaved rows of a new answer: finalization runs here, once."""
     try:
         result = finalize(record.text, record.sources)

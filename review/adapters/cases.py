@@ -66,7 +66,7 @@ def import_cases(
         parse=parse_case,
         identify=lambda record: record.case_id,
         model=Case,
-        prepare=_prepare_case,
+        prepare=prepare_case,
         write=_write_cases,
         skip_invalid=skip_invalid,
         kind="case_id",
@@ -175,7 +175,7 @@ def _rationale(check: Checker, value: Any) -> dict[str, Any]:
     return rationale
 
 
-def _prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]:
+def prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]:
     """The unsaved rows of a new case: the validator's report is computed here, once."""
     accumulator = EvidenceAccumulator(record.evidence)
     report = assess_rationale(record.rationale_text, accumulator, record.declared_ids)
