@@ -51,9 +51,10 @@ class QueueKind:
 
     model: type
     waiting: callable  # () -> QuerySet of every item still waiting for a person (progress)
-    # (user) -> QuerySet of the items `user` may be handed, in the order handed: under double
-    # review first and second reviews alike (never to someone who reviewed the item already),
-    # and disagreements to curators (`actions.reviews`, `actions.plan_reviews`).
+    # (user) -> QuerySet of the items `user` may be handed: under double review first and
+    # second reviews alike (never to someone who reviewed the item already), and
+    # disagreements to curators (`actions.reviews`, `actions.plan_reviews`); in the order
+    # handed when the queue has no `stages`.
     for_user: callable
     may_take: callable  # (user) -> bool
     # (item, user) -> the row the lease holds: the item, or a plan's review copy.
@@ -106,18 +107,14 @@ QUEUES = {
         lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(
             "-flagged", "created_at", "pk"
         ),
-        lambda user: _in_order(
-            needing_review_by(user, Case, can_decide_cases(user)), *Case.QUEUE_ORDER
-        ),
+        lambda user: needing_review_by(user, Case, can_decide_cases(user)),
         lambda user: can_decide_cases(user) or can_curate(user),
         stages=_staged(Case, can_decide_cases, *Case.QUEUE_ORDER),
     ),
     Queue.ANSWERS: QueueKind(
         Answer,
         lambda: Answer.objects.filter(state=Answer.State.PROPOSED).order_by("created_at", "pk"),
-        lambda user: _in_order(
-            needing_review_by(user, Answer, can_decide_answers(user)), "created_at", "pk"
-        ),
+        lambda user: needing_review_by(user, Answer, can_decide_answers(user)),
         lambda user: can_decide_answers(user) or can_curate(user),
         stages=_staged(Answer, can_decide_answers, "created_at", "pk"),
     ),

@@ -9,8 +9,7 @@ the log, so `review.decisions.undo_latest` takes back any of them.
 
 from __future__ import annotations
 
-from django.db.models import Case as DbCase
-from django.db.models import Model, Q, QuerySet, Value, When
+from django.db.models import Model, Q, QuerySet
 
 from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
 from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
@@ -185,15 +184,9 @@ def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q
 
 
 def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
-    """Every item the queue may hand `user` (`review_stages` together), annotated
-    `review_order`: the stage it is handed in."""
+    """Every item the queue may hand `user`: `review_stages` together (what is waiting for
+    them, and whether an item is one of those; "Next" takes stage by stage)."""
     wanted = Q(pk__in=[])
     for stage in review_stages(user, model, may_decide):
         wanted |= stage
-    return model.objects.filter(wanted).annotate(
-        review_order=DbCase(
-            When(model.awaiting_second_q(), then=Value(0)),
-            When(model.in_curation_q(), then=Value(1)),
-            default=Value(2),
-        )
-    )
+    return model.objects.filter(wanted)
