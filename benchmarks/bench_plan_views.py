@@ -35,7 +35,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 import types
 from pathlib import Path
 
@@ -86,26 +85,11 @@ from django.http import HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import include, path  # noqa: E402
+from server_time import ServerTime  # noqa: E402
+from server_time import timings as _timings  # noqa: E402
 
 from review.adapters.plans import propose_document  # noqa: E402
 from review.models import Entry  # noqa: E402
-
-_timings: list[tuple[float, float]] = []
-
-
-class ServerTime:
-    """Wraps the test client's WSGI handler: how long the server spent on one request, in
-    wall-clock time and in this process's CPU time (the difference is waiting: for the disk
-    on commit, or for a CPU on a busy machine)."""
-
-    def __init__(self, handler):
-        self.handler = handler
-
-    def __call__(self, environ):
-        wall, cpu = time.perf_counter(), time.process_time()
-        response = self.handler(environ)
-        _timings.append((time.perf_counter() - wall, time.process_time() - cpu))
-        return response
 
 
 def bare_ok(request):

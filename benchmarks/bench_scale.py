@@ -44,6 +44,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
+from server_time import ServerTime
+from server_time import timings as _timings
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/bench_scale"
@@ -262,22 +265,6 @@ def prepared(url: str, scale: float, say) -> tuple[bool, dict]:
 
 
 # --- one set: the requests ---------------------------------------------------------------
-
-
-_timings: list[tuple[float, float]] = []
-
-
-class ServerTime:
-    """Wraps the test client's WSGI handler: how long the server spent on one request."""
-
-    def __init__(self, handler):
-        self.handler = handler
-
-    def __call__(self, environ):
-        wall, cpu = time.perf_counter(), time.process_time()
-        response = self.handler(environ)
-        _timings.append((time.perf_counter() - wall, time.process_time() - cpu))
-        return response
 
 
 class Links(HTMLParser):
