@@ -307,7 +307,7 @@
   // (or JavaScript) they are a plain form and a plain link.
   document.addEventListener("submit", function (event) {
     const button = event.submitter;
-    if (!window.htmx || !button || !event.target.matches("#entry-list form.actions")) return;
+    if (!window.htmx || !button || !event.target.matches("#entry-list form[data-entry-actions]")) return;
     event.preventDefault();
     htmx.ajax("POST", button.getAttribute("formaction"), {
       source: button, target: button.closest(".entry"), swap: "outerHTML",

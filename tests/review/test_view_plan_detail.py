@@ -177,6 +177,31 @@ def test_a_long_plan_is_drawn_in_lists_of_entries_and_runs_of_text_each_entry_on
     assert regions == [entry.pk for entry in entries]
 
 
+def test_each_list_of_entries_is_one_form_whose_buttons_carry_the_version_each_editor_saw(
+    client, editor, django_user_model
+) -> None:
+    # A page without JavaScript posts a button's list form: the button says which entry and
+    # action (formaction) and which version of the entry the editor saw.
+    plan = make_plan(30, paragraphs=3)
+    first = entries_of(plan)[0]
+    seen = first.version
+    entry_actions.reject_entry(first, actor=editor, expected_version=seen)
+    client.force_login(editor)
+    body = page(client, plan)
+    forms = re.findall(r"<form method=\"post\" data-entry-actions>(.*?)</form>", body, re.S)
+    assert len(forms) == 2
+    assert all('name="csrfmiddlewaretoken"' in form for form in forms)
+    for entry in entries_of(plan):
+        form = next(form for form in forms if f'<li id="entry-{entry.pk}"' in form)
+        accept = rf'<button [^>]*formaction="[^"]*/entries/{entry.pk}/accept/"[^>]*>'
+        button = re.search(accept, form)
+        assert button is not None
+        assert f'name="version" value="{entry.version}"' in button.group(0)
+    assert entries_of(plan)[0].version == seen + 1
+    # One form per list, not one per row.
+    assert body.count("<form") < len(entries_of(plan))
+
+
 def test_a_run_of_text_ends_after_about_a_hundred_lines() -> None:
     line = "x" * (LINE_CHARS - 1) + "\n"
     regions = [(None, Region(None, line * 30)) for _ in range(10)]
