@@ -6,8 +6,10 @@ plans, a size cap.
     .venv/bin/python benchmarks/bench_plan_page.py [--rounds N]
 
 Set-up: a fresh SQLite file in a temporary folder, migrated, one editor signed in by a session
-cookie, and the server `manage.py runserver --insecure` with DEBUG off, in a subprocess.
-Chromium is Debian's (/usr/bin/chromium, or $CHROMIUM_PATH), headless, driven by Playwright.
+cookie, and the server as `make serve` runs it, in a subprocess: gunicorn with gunicorn.conf.py
+and production settings (whitenoise serving the collected static files), less what needs HTTPS,
+since the browser talks plain HTTP on loopback. Chromium is Debian's (/usr/bin/chromium, or
+$CHROMIUM_PATH), headless, driven by Playwright.
 
 Per size, the median of the rounds:
 - bytes: the page's HTML as sent;
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +54,16 @@ DATABASE_URL = f"sqlite:///{Path(_WORK) / 'bench.sqlite3'}"
 os.environ["DATABASE_URL"] = DATABASE_URL
 os.environ["DJANGO_DEBUG"] = "0"
 os.environ["DJANGO_SETTINGS_MODULE"] = "review.settings"
+# One key for the set-up here and the server: the signed-in session is checked against it.
+os.environ["DJANGO_SECRET_KEY"] = "bench-plan-page-" + os.urandom(16).hex()
+# The server's environment: production, as `make serve` has it, over plain HTTP on loopback.
+SERVER_ENV = os.environ | {
+    "DJANGO_ENV": "production",
+    "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+    "DJANGO_SECURE_SSL_REDIRECT": "0",
+    "DJANGO_SECURE_COOKIES": "0",
+    "DJANGO_STATIC_ROOT": str(Path(_WORK) / "static"),
+}
 sys.path.insert(0, str(ROOT))
 
 import django  # noqa: E402
@@ -66,6 +79,8 @@ from django.test import override_settings  # noqa: E402
 
 from review.adapters.plans import propose_document  # noqa: E402
 
+# Requests at once while warming up, more than gunicorn.conf.py's workers on these machines.
+WARM_UP_REQUESTS = 12
 # How long "settled" waits after the page has loaded before the key goes.
 SETTLE_MS = 1500
 # Set in the page before the key goes: from the keydown to the frame after the row turns.
@@ -137,13 +152,19 @@ def set_up() -> tuple[str, list[tuple[str, int, int, int | None]]]:
 
 
 def serve() -> tuple[subprocess.Popen, str]:
+    subprocess.run(  # noqa: S603 - our own manage.py
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"],
+        cwd=ROOT,
+        env=SERVER_ENV,
+        check=True,
+    )
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen(  # noqa: S603 - our own manage.py
-        [sys.executable, "manage.py", "runserver", "--noreload", "--insecure", f"127.0.0.1:{port}"],
+    server = subprocess.Popen(  # noqa: S603 - gunicorn on our own app
+        [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py"],
         cwd=ROOT,
-        env=os.environ | {"DATABASE_URL": DATABASE_URL},
+        env=SERVER_ENV | {"HOST": "127.0.0.1", "PORT": str(port)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -156,6 +177,22 @@ def serve() -> tuple[subprocess.Popen, str]:
             time.sleep(0.1)
     server.terminate()
     raise RuntimeError("the server did not start")
+
+
+def warm_up(base: str, session: str, plans: list) -> None:
+    """Every worker answers each page a few times before anything is timed: a worker's first
+    answers load templates and code, which a served app has long done."""
+
+    def fetch(pk: int) -> None:
+        request = urllib.request.Request(  # noqa: S310 - our own server
+            f"{base}/plans/{pk}/", headers={"Cookie": f"sessionid={session}"}
+        )
+        with urllib.request.urlopen(request, timeout=120) as answer:  # noqa: S310
+            answer.read()
+
+    with ThreadPoolExecutor(max_workers=WARM_UP_REQUESTS) as pool:
+        for _label, pk, _entries, _most in plans:
+            list(pool.map(fetch, [pk] * WARM_UP_REQUESTS))
 
 
 def measure_once(browser, base: str, session: str, plan_pk: int) -> dict[str, float]:
@@ -206,6 +243,7 @@ def main() -> int:
     server, base = serve()
     rows = []
     try:
+        warm_up(base, session, plans)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=path, headless=True, args=["--no-sandbox", "--disable-gpu"]
