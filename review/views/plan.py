@@ -45,6 +45,7 @@ from review.views.deciding import NO_VERSION, note_conflict
 from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import EntryRow, document_chunks, document_regions, entry_chunks
+from review.views.streaming import streamed_page
 
 PLAN_TEMPLATE = "review/plans/plan.html"
 HISTORY_PER_PAGE = 100
@@ -146,7 +147,16 @@ def plan_page(
         **presence_strip(Lease.Queue.PLANS, plan.pk),
         **plan_reviews.review_notice(request, plan, entries),
     }
-    return render(request, PLAN_TEMPLATE, context, status=status)
+    return streamed_page(
+        request,
+        PLAN_TEMPLATE,
+        context,
+        streamed={
+            "doc_chunks": f"{PLAN_TEMPLATE}#doc-chunk",
+            "entry_chunks": f"{PLAN_TEMPLATE}#entry-chunk",
+        },
+        status=status,
+    )
 
 
 def _shown(entry: Entry, filters: dict[str, str]) -> bool:

@@ -19,6 +19,7 @@ from django.urls import reverse
 from review.adapters.documents import store_document
 from review.models import Answer, Case, Plan
 from tests.builders.api import api_client, pipeline_user
+from tests.builders.pages import html_of
 from tests.builders.plans import row_counts
 
 pytestmark = pytest.mark.django_db
@@ -136,7 +137,7 @@ def test_a_broken_or_inflating_pdf_is_refused_at_every_door(
     assert by_api.status_code == 422
     assert reason in by_api.json()["detail"]
     assert by_form.status_code == 422
-    assert reason in by_form.content.decode()
+    assert reason in html_of(by_form)
     assert reason in by_command
     assert row_counts() == before
 
@@ -174,7 +175,7 @@ def test_a_hostile_plan_is_refused_at_every_door(name, api, client, editor, code
     assert by_api.status_code == 422
     assert reason in " ".join(by_api.json()["problems"])
     assert by_form.status_code == 422
-    assert reason in by_form.content.decode()
+    assert reason in html_of(by_form)
     assert reason in by_command
     assert row_counts() == before
 
@@ -225,7 +226,7 @@ def test_an_oversized_file_or_line_is_refused_at_every_door_before_it_is_read(
     by_command = command_refusal("import_cases", str(tmp_path / "long.jsonl"))
 
     assert [door.status_code for door in doors] == [413, 413, 413]
-    assert all("at most 2,048 bytes" in door.content.decode() for door in doors)
+    assert all("at most 2,048 bytes" in html_of(door) for door in doors)
     assert "larger than 2,048 bytes" in by_command
     assert row_counts() == before
 
@@ -237,7 +238,7 @@ def test_a_nul_in_a_query_or_a_form_field_is_refused_naming_the_field(api, clien
     assert by_api.status_code == 400
     assert by_api.json()["detail"].startswith("the field 'status' holds the NUL character")
     assert by_page.status_code == 400
-    assert "the field 'reason'" in by_page.content.decode()
+    assert "the field 'reason'" in html_of(by_page)
 
 
 # --- stored as text, never as markup -------------------------------------------------------------
@@ -250,7 +251,7 @@ def test_script_in_a_markdown_document_is_shown_as_text_on_its_plan(api, client,
         f"/api/documents/{document.json()['id']}/propose", "{}", content_type="application/json"
     )
 
-    page = client.get(reverse("plan", args=[proposed.json()["id"]])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[proposed.json()["id"]])))
 
     assert proposed.status_code == 201
     assert_no_markup(page)
@@ -272,7 +273,7 @@ def test_script_in_plan_titles_is_shown_as_text(api, client, editor, code) -> No
     text = (CORPUS / "plan-title-script.json").read_text(encoding="utf-8")
 
     imported = api.post(f"/api/documents/{code.pk}/plans", text, content_type="application/json")
-    page = client.get(reverse("plan", args=[imported.json()["id"]])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[imported.json()["id"]])))
 
     assert imported.status_code == 201
     assert_no_markup(page)
@@ -284,7 +285,7 @@ def test_script_in_a_case_is_shown_as_text(api, client, moderator) -> None:
     body = (CORPUS / "cases-script.jsonl").read_bytes()
 
     assert api.post("/api/cases", body, content_type="application/x-ndjson").status_code == 200
-    page = client.get(reverse("case", args=[Case.objects.get().pk])).content.decode()
+    page = html_of(client.get(reverse("case", args=[Case.objects.get().pk])))
 
     assert_no_markup(page)
     assert "&lt;script&gt;alert(&#x27;case&#x27;)&lt;/script&gt;" in page
@@ -297,5 +298,5 @@ def test_attacks_in_answer_markdown_never_reach_the_answer_page(api, client, edi
 
     assert imported.json()["created"] == 7
     for answer in Answer.objects.all():
-        page = client.get(reverse("answer", args=[answer.pk])).content.decode()
+        page = html_of(client.get(reverse("answer", args=[answer.pk])))
         assert_no_markup(page)

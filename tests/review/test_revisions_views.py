@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from grounding.revisions import candidate_places
 from review.models import Document, Entry
+from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import row_counts, update_entries
 from tests.builders.revisions import (
@@ -54,8 +55,8 @@ def test_an_editor_uploads_a_revision_and_lands_on_its_page(client, editor) -> N
     assert response.status_code == 302
     assert response["Location"] == reverse("revision", args=[revision.pk])
     page = client.get(response["Location"])
-    assert "entries need you" in page.content.decode()
-    assert f"Stored revision 2 and carried plan {plan.pk}" in page.content.decode()
+    assert "entries need you" in html_of(page)
+    assert f"Stored revision 2 and carried plan {plan.pk}" in html_of(page)
 
 
 def test_a_reader_may_not_upload_a_revision(client, reader) -> None:
@@ -83,7 +84,7 @@ def test_a_refused_revision_comes_back_on_the_form_with_the_reason(client, edito
     response = upload(client, plan.document, data=FIRST)
 
     assert response.status_code == 422
-    assert "already stored as document" in response.content.decode()
+    assert "already stored as document" in html_of(response)
     assert row_counts() == before
 
 
@@ -91,7 +92,7 @@ def test_the_revision_page_shows_the_change_by_paragraph_beside_the_entries_it_t
     client, reader, carried
 ) -> None:
     response = client.get(reverse("revision", args=[carried.revision.pk]))
-    page = response.content.decode()
+    page = html_of(response)
 
     assert response.status_code == 200
     # The changed paragraph's words: 90 minutes became 60.
@@ -108,16 +109,16 @@ def test_only_the_latest_revision_offers_the_upload(client, editor, carried) -> 
     earlier = client.get(reverse("revision", args=[carried.revision.revision_of_id]))
     latest = client.get(reverse("revision", args=[carried.revision.pk]))
 
-    assert "Upload a revised version" not in earlier.content.decode()
-    assert "A newer revision exists" in earlier.content.decode()
-    assert "Upload a revised version" in latest.content.decode()
+    assert "Upload a revised version" not in html_of(earlier)
+    assert "A newer revision exists" in html_of(earlier)
+    assert "Upload a revised version" in html_of(latest)
 
 
 def test_the_plan_page_says_how_many_entries_need_you_and_marks_them(
     client, reader, carried
 ) -> None:
     plan = carried.plan
-    page = client.get(reverse("plan", args=[plan.pk])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[plan.pk])))
 
     counts = plan.entries.counts()
     assert f'<strong class="num">{counts.need_you}</strong> of' in page
@@ -129,7 +130,7 @@ def test_a_doubtful_entry_shows_the_earlier_decision_and_its_quote_against_the_t
     client, reader, carried
 ) -> None:
     entry = titled(carried.plan, CHANGED)
-    page = client.get(reverse("plan", args=[carried.plan.pk])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[carried.plan.pk])))
     row = page[page.index(f'id="entry-{entry.pk}"') :]
     row = row[: row.index("</li>")]
 
@@ -143,8 +144,8 @@ def test_document_text_in_the_word_diff_is_escaped(client, editor, alice) -> Non
     hostile = SECOND.replace(b"60 minutter", b"<script>alert(1)</script> minutter")
     revised = revise(plan, alice, data=hostile)
 
-    page = client.get(reverse("plan", args=[revised.plan.pk])).content.decode()
-    revision_page = client.get(reverse("revision", args=[revised.revision.pk])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[revised.plan.pk])))
+    revision_page = html_of(client.get(reverse("revision", args=[revised.revision.pk])))
 
     for html in (page, revision_page):
         assert "<script>alert(1)" not in html
@@ -162,7 +163,7 @@ def test_accepting_a_doubtful_entry_over_htmx_redraws_it_with_its_diff(
         headers=HTMX,
     )
 
-    html = response.content.decode()
+    html = html_of(response)
     assert response.status_code == 200 and "<html" not in html
     assert Entry.objects.get(pk=entry.pk).state == Entry.State.ACCEPTED
     # Still to confirm: the diff stays beside it, and it still needs the editor.
@@ -183,7 +184,7 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
         span_end=start + len(quote),
     )
 
-    page = client.get(reverse("plan", args=[plan.pk])).content.decode()
+    page = html_of(client.get(reverse("plan", args=[plan.pk])))
 
     places = candidate_places(text, quote)
     assert len(places) > 1
@@ -192,7 +193,7 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
 
 
 def test_the_plans_list_names_the_revision_each_plan_is_on(client, reader, carried) -> None:
-    page = client.get(reverse("plans")).content.decode()
+    page = html_of(client.get(reverse("plans")))
 
     assert f"{NAME} (revision 2)" in page
     assert page.count(f"<td>{NAME}</td>") == 1

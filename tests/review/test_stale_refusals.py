@@ -14,6 +14,7 @@ from review.actions.entries import accept_entry
 from review.actions.plans import adjudicate_plan
 from review.models import Decision, Entry
 from tests.builders.cases_answers import make_answer, make_case
+from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
 
@@ -44,7 +45,7 @@ def test_accepting_what_someone_else_accepted_meanwhile_is_a_conflict_naming_the
     )
 
     assert response.status_code == 409
-    assert "ola" in response.content.decode()
+    assert "ola" in html_of(response)
     assert Decision.objects.count() == 1
 
 
@@ -57,7 +58,7 @@ def test_accepting_an_accepted_entry_at_the_version_seen_is_refused_with_the_rea
     response = client.post(decide_url(entry, "accept"), {"version": entry.version}, headers=HTMX)
 
     assert response.status_code == 422
-    assert "already accepted" in response.content.decode()
+    assert "already accepted" in html_of(response)
     assert Decision.objects.count() == 1
 
 
@@ -68,7 +69,7 @@ def test_a_plain_form_refusal_is_the_plans_page_with_the_reason_at_that_entry(
 
     response = client.post(decide_url(first, "merge"), {"version": first.version})
 
-    body = response.content.decode()
+    body = html_of(response)
     assert response.status_code == 422
     assert "<html" in body
     assert "no entry before it to merge into" in body
@@ -114,4 +115,4 @@ def test_adjudicating_a_plan_someone_adjudicated_meanwhile_is_a_conflict(
     response = client.post(reverse("plan-adjudicate", args=[plan.pk]), {"version": seen})
 
     assert response.status_code == 409
-    assert "ola" in response.content.decode()
+    assert "ola" in html_of(response)

@@ -12,6 +12,7 @@ from review.actions import entries as entry_actions
 from review.actions.plans import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
+from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
 from tests.builders.users import user_in
@@ -35,7 +36,7 @@ def test_adjudicating_a_decided_plan_freezes_it_and_offers_the_download(client, 
     plan.refresh_from_db()
     assert plan.status == Plan.Status.ADJUDICATED
     assert Decision.objects.filter(action="plan.adjudicate").count() == 1
-    body = client.get(response["Location"]).content.decode()
+    body = html_of(client.get(response["Location"]))
     assert "Download adjudicated JSON" in body
     assert 'data-action="accept"' not in body
 
@@ -65,7 +66,7 @@ def test_a_plan_with_proposed_entries_is_not_adjudicated(client, editor) -> None
     assert response.status_code == 422
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
-    body = response.content.decode()
+    body = html_of(response)
     assert "still proposed" in body
     assert 'id="plan-counters"' in body
 
@@ -75,7 +76,7 @@ def test_an_unconfirmed_fuzzy_anchor_blocks_adjudication(client, editor) -> None
     decide_all(plan, editor)
     update_entries(Entry.objects.filter(pk=entries_of(plan)[1].pk), anchor_status="fuzzy")
     client.force_login(editor)
-    page = client.get(f"/plans/{plan.pk}/").content.decode()
+    page = html_of(client.get(f"/plans/{plan.pk}/"))
     assert "anchor to confirm or edit" in page
     client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
     plan.refresh_from_db()
@@ -97,7 +98,7 @@ def test_an_open_plan_has_nothing_to_download(client, editor) -> None:
     client.force_login(editor)
     response = client.get(f"/plans/{plan.pk}/export.json")
     assert response.status_code == 409
-    assert "undecided" in response.content.decode()
+    assert "undecided" in html_of(response)
 
 
 def test_a_reader_may_not_adjudicate_and_get_405_on_get(client, editor, django_user_model) -> None:

@@ -16,6 +16,7 @@ from review.views.presenters import (
     document_chunks,
     estimated_lines,
 )
+from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def page(client, plan, **params) -> str:
     response = client.get(f"/plans/{plan.pk}/", params)
     assert response.status_code == 200
-    return response.content.decode()
+    return html_of(response)
 
 
 def test_the_page_shows_every_entry_with_its_path_span_rule_anchor_and_state(
@@ -148,7 +149,7 @@ def test_without_javascript_the_entry_filter_hides_the_rows_it_leaves_out(client
     first, second, third = entries_of(plan)
     update_entries(Entry.objects.filter(pk=second.pk), state="rejected")
     update_entries(Entry.objects.filter(pk=third.pk), anchor_status="fuzzy")
-    body = client.get(f"/plans/{plan.pk}/", {"state": "needs", "anchor": "fuzzy"}).content.decode()
+    body = html_of(client.get(f"/plans/{plan.pk}/", {"state": "needs", "anchor": "fuzzy"}))
     assert re.search(rf'<li id="entry-{third.pk}"[^>]*data-anchor="fuzzy">', body)
     for hidden in (first, second):
         assert re.search(rf'<li id="entry-{hidden.pk}"[^>]* hidden>', body)

@@ -6,6 +6,7 @@ import pytest
 
 from review.actions import entries as entry_actions
 from review.models import Decision, Entry
+from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ def accept_all(client, plan) -> None:
 
 
 def offered_batch(client, plan) -> str:
-    body = client.get(f"/plans/{plan.pk}/").content.decode()
+    body = html_of(client.get(f"/plans/{plan.pk}/"))
     assert "Undo the accept of 3 entries of rule:heading" in body
     return client.session["rule_batch"]["batch"]
 
@@ -30,12 +31,12 @@ def test_the_plan_page_offers_to_undo_the_accept_all_and_it_undoes_every_entry(c
     accept_all(client, plan)
     batch = offered_batch(client, plan)
     response = client.post(f"/plans/{plan.pk}/accept-rule/undo/", {"batch": batch}, follow=True)
-    assert "Undid the accept of 3 entries." in response.content.decode()
+    assert "Undid the accept of 3 entries." in html_of(response)
     assert {entry.state for entry in entries_of(plan)} == {"proposed"}
     undos = Decision.objects.filter(action="entry.undo")
     assert undos.count() == 3
     assert {row.undoes.action for row in undos} == {"entry.accept"}
-    assert "Undo the accept of" not in client.get(f"/plans/{plan.pk}/").content.decode()
+    assert "Undo the accept of" not in html_of(client.get(f"/plans/{plan.pk}/"))
 
 
 def test_an_entry_decided_again_since_refuses_the_whole_undo(client, editor) -> None:
@@ -45,10 +46,7 @@ def test_an_entry_decided_again_since_refuses_the_whole_undo(client, editor) -> 
     last = Entry.objects.select_related("plan").get(pk=entries_of(plan)[-1].pk)
     entry_actions.reject_entry(last, actor=editor, expected_version=last.version)
     response = client.post(f"/plans/{plan.pk}/accept-rule/undo/", {"batch": batch}, follow=True)
-    assert (
-        "Entry #3" in response.content.decode()
-        and "nothing was undone" in response.content.decode()
-    )
+    assert "Entry #3" in html_of(response) and "nothing was undone" in html_of(response)
     assert not Decision.objects.filter(action="entry.undo").exists()
     assert [entry.state for entry in entries_of(plan)] == ["accepted", "accepted", "rejected"]
 
@@ -57,7 +55,7 @@ def test_undoing_an_unknown_batch_changes_nothing(client, editor) -> None:
     plan = make_plan(2)
     accept_all(client, plan)
     response = client.post(f"/plans/{plan.pk}/accept-rule/undo/", {"batch": "0" * 10}, follow=True)
-    assert "Nothing of that accept-all is left to undo." in response.content.decode()
+    assert "Nothing of that accept-all is left to undo." in html_of(response)
     assert client.post(f"/plans/{plan.pk}/accept-rule/undo/", {"batch": "x"}).status_code == 302
     assert not Decision.objects.filter(action="entry.undo").exists()
 
