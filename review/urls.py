@@ -62,6 +62,7 @@ urlpatterns = [
         plan_reviews.plan_curate_undo,
         name="plan-curate-undo",
     ),
+    path("plans/<int:pk>/entries/list/<int:number>/", plan.plan_entry_list, name="plan-entry-list"),
     path("plans/<int:pk>/entries/<int:entry_pk>/", entries.entry_row, name="entry"),
     path("plans/<int:pk>/entries/<int:entry_pk>/edit/", entries.entry_edit, name="entry-edit"),
     path(

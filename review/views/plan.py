@@ -44,7 +44,13 @@ from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
 from review.views.decision_words import in_words
 from review.views.leasing import after_deciding, presence_strip
-from review.views.presenters import EntryRow, document_chunks, document_regions, entry_chunks
+from review.views.presenters import (
+    ENTRY_CHUNK,
+    EntryRow,
+    document_chunks,
+    document_regions,
+    entry_chunks,
+)
 from review.views.streaming import streamed_page
 
 PLAN_TEMPLATE = "review/plans/plan.html"
@@ -111,32 +117,21 @@ def plan_page(
     if refusal:
         messages.error(request, refusal)
     entries = list(plan.entries.defer("proposed").order_by("position"))
-    undoable = undoable_entry_ids(plan)
-    deciders = _usernames({entry.decided_by_id for entry in entries})
     context = row_context(request, plan)
     text = plan.document.text
-    rows = [
-        EntryRow(
-            entry,
-            context["entries_url"],
-            number=number,
-            decider=deciders.get(entry.decided_by_id, ""),
-            undoable=entry.pk in undoable,
-            text=text,
-        )
-        for number, entry in enumerate(entries, start=1)
-    ]
+    rows = _entry_rows(plan, entries, context["entries_url"], text)
     lead, regions = document_regions(text, entries)
     filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     pairs = list(zip(rows, regions, strict=True))
+    current_id = current or _current_entry_id(request, entries)
+    at = next((index for index, entry in enumerate(entries) if entry.pk == current_id), 0)
     context |= {
         "document": plan.document,
-        "rows": pairs,
         "doc_chunks": document_chunks(pairs),
-        "entry_chunks": entry_chunks(pairs),
+        "entry_chunks": entry_chunks(pairs, current=at),
         "lead": lead,
         "counts": PlanCounts.of_entries(entries),
-        "current_id": current or _current_entry_id(request, entries),
+        "current_id": current_id,
         "rule_counts": _proposed_rule_counts(entries),
         "filters": filters,
         "filtered_out": {entry.pk for entry in entries if not _shown(entry, filters)},
@@ -157,6 +152,44 @@ def plan_page(
         },
         status=status,
     )
+
+
+def _entry_rows(plan: Plan, entries: list[Entry], entries_url: str, text: str, *, first: int = 1):
+    """The entries as their rows draw them, numbered from `first`."""
+    undoable = undoable_entry_ids(plan)
+    deciders = _usernames({entry.decided_by_id for entry in entries})
+    return [
+        EntryRow(
+            entry,
+            entries_url,
+            number=number,
+            decider=deciders.get(entry.decided_by_id, ""),
+            undoable=entry.pk in undoable,
+            text=text,
+        )
+        for number, entry in enumerate(entries, start=first)
+    ]
+
+
+@require_GET
+def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One list of the plan's entries drawn whole (the `number`th, of ENTRY_CHUNK): the page
+    draws the lists far from the current entry light, and plan.js asks for each as it comes
+    into view."""
+    plan = get_plan_for_user(request, pk)
+    start = (number - 1) * ENTRY_CHUNK
+    entries = []
+    if number >= 1:
+        entries = list(
+            plan.entries.defer("proposed").order_by("position")[start : start + ENTRY_CHUNK]
+        )
+    if not entries:
+        raise Http404("No such list of entries.")
+    context = row_context(request, plan)
+    rows = _entry_rows(plan, entries, context["entries_url"], plan.document.text, first=start + 1)
+    (chunk,) = entry_chunks([(row, None) for row in rows], first_number=number)
+    context |= {"chunk": chunk, "filtered_out": set()}
+    return render(request, f"{PLAN_TEMPLATE}#entry-chunk", context)
 
 
 def _shown(entry: Entry, filters: dict[str, str]) -> bool:

@@ -217,20 +217,34 @@ def document_chunks(rows: list) -> list[list]:
 ENTRY_CHUNK = 25
 
 
+# Lists this many away from the current entry's are drawn whole with the page; the others are
+# drawn light (each entry's number, title and state) and drawn whole as they come into view
+# (plan.js asks for them): at 600 entries, whole lists everywhere were 60% of the page.
+WHOLE_AROUND = 1
+
+
 @dataclass(frozen=True)
 class EntryChunk:
     rows: list
     label: str  # "Entries 26–50", for a screen reader meeting one of the lists
+    number: int  # 1 for the first list
+    whole: bool = True
 
 
-def entry_chunks(rows: list) -> list[EntryChunk]:
+def entry_chunks(
+    rows: list, *, current: int | None = None, first_number: int = 1
+) -> list[EntryChunk]:
+    """The (row, region) pairs in lists of ENTRY_CHUNK; with the index of the `current` row,
+    only the lists near it are whole. `first_number` is the first list's number (a list drawn
+    on its own is not the first)."""
+    near = None if current is None else current // ENTRY_CHUNK
     chunks = []
-    for start in range(0, len(rows), ENTRY_CHUNK):
+    for index, start in enumerate(range(0, len(rows), ENTRY_CHUNK)):
         part = rows[start : start + ENTRY_CHUNK]
         first, last = part[0][0].number_label, part[-1][0].number_label
-        chunks.append(
-            EntryChunk(part, f"Entries {first}–{last}" if first != last else f"Entry {first}")
-        )
+        label = f"Entries {first}–{last}" if first != last else f"Entry {first}"
+        whole = near is None or abs(index - near) <= WHOLE_AROUND
+        chunks.append(EntryChunk(part, label, first_number + index, whole))
     return chunks
 
 

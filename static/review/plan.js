@@ -222,9 +222,49 @@
     previewSpan(form);
   }
 
-  function press(action) {
+  // --- lists drawn light -----------------------------------------------------------------
+  // A long plan's page draws the lists of entries far from the current one light (number,
+  // title, state): each is drawn whole as it nears the view, or when a key needs its row.
+  const drawing = new Map();
+
+  function lightListOf(row) {
+    return row ? row.closest("[data-light]") : null;
+  }
+
+  function drawWhole(list) {
+    if (!list || !window.htmx) return Promise.resolve();
+    if (!drawing.has(list)) {
+      // Sent from outside the entry list, so that it does not queue behind (or hold up) the
+      // decisions the list's requests are kept in order with.
+      const drawn = htmx.ajax("GET", list.dataset.light, {
+        source: document.getElementById("entries-heading"), target: list, swap: "outerHTML",
+      }).catch(function () {}).then(function () { drawing.delete(list); });
+      drawing.set(list, drawn);
+    }
+    return drawing.get(list);
+  }
+
+  const nearView = "IntersectionObserver" in window ? new IntersectionObserver(function (seen) {
+    seen.forEach(function (item) {
+      if (!item.isIntersecting) return;
+      nearView.unobserve(item.target);
+      drawWhole(item.target);
+    });
+  }, { rootMargin: "100% 0px" }) : null;
+
+  function press(action, drawn) {
     const row = rowOf(currentId);
     if (!row) return;
+    const light = lightListOf(row);
+    if (light) {
+      // The row is light: draw its list whole, then press (once: if that failed, say so).
+      if (drawn) {
+        announce("This entry could not be loaded; reload the page.");
+      } else {
+        drawWhole(light).then(function () { press(action, true); });
+      }
+      return;
+    }
     const control = row.querySelector('[data-action="' + action + '"]');
     if (!control || control.disabled) {
       const names = { accept: "Accept", reject: "Reject", merge: "Merge into previous", edit: "Edit",
@@ -293,6 +333,13 @@
 
   // A click on a row, or on a span or its mark in the text, makes that entry current.
   document.addEventListener("click", function (event) {
+    // A light row's title opens the page at the entry without JavaScript; here the row's list
+    // is drawn whole in place instead.
+    const lightTitle = event.target.closest(".entry-light .entry-title a");
+    if (lightTitle) {
+      event.preventDefault();
+      drawWhole(lightListOf(lightTitle));
+    }
     const target = event.target.closest("#entry-list .entry, .seg[id], .seg-mark[id]");
     // Selecting text in the document keeps the current entry: the selection is for it.
     const selecting = target && target.closest(".doc-text") && !window.getSelection().isCollapsed;
@@ -411,6 +458,7 @@
     const current = wanted || rows()[0];
     // The document opens at its top; the entry list shows the current entry.
     if (current) setCurrent(entryIdOf(current), { text: false });
+    if (nearView) document.querySelectorAll("[data-light]").forEach(function (light) { nearView.observe(light); });
   });
 })();
 
@@ -432,7 +480,8 @@ document.addEventListener("htmx:configRequest", function (event) {
   function matches(row, filter) {
     const state = filter.get("state");
     if (state === "needs") {
-      if (!row.classList.contains("state-proposed") && !row.querySelector(".anchor-status.unsettled")) return false;
+      // Undecided or its anchor unsettled (Entry.needs_a_person): light rows say so too.
+      if (!row.hasAttribute("data-needs-you")) return false;
     } else if (state && !row.classList.contains("state-" + state)) {
       return false;
     }
@@ -462,15 +511,19 @@ document.addEventListener("htmx:configRequest", function (event) {
     event.preventDefault();
     apply(event.target);
   });
-  // A row redrawn by a decision or a poll comes back unfiltered: filter it again (that row
-  // alone; the others have not changed).
+  // A row redrawn by a decision or a poll, or a list drawn whole, comes back unfiltered:
+  // filter what came again (the other rows have not changed).
   document.addEventListener("htmx:afterSettle", function (event) {
-    const row = event.detail.elt;
-    if (!row || !row.matches || !row.matches("#entry-list .entry")) return;
+    const elt = event.detail.elt;
+    if (!elt || !elt.matches) return;
+    let came = [];
+    if (elt.matches("#entry-list .entry")) came = [elt];
+    else if (elt.matches("#entry-list .entry-chunk-holder")) came = elt.querySelectorAll(".entry");
     const form = document.querySelector("[data-entry-filter]");
-    if (!form) return;
+    if (!form || came.length === 0) return;
     const filter = new FormData(form);
-    if (filter.get("state") || filter.get("rule") || filter.get("anchor")) row.hidden = !matches(row, filter);
+    if (!(filter.get("state") || filter.get("rule") || filter.get("anchor"))) return;
+    came.forEach(function (row) { row.hidden = !matches(row, filter); });
   });
 
   // Find in the document: each press selects the next place the words occur, after the last.

@@ -235,6 +235,46 @@ def test_on_a_long_plan_the_keys_cross_from_one_list_of_entries_to_the_next(
     expect_state(page, first_of_second, "proposed")
 
 
+def test_far_lists_of_a_long_plan_are_drawn_whole_as_they_come_into_view_or_a_key_needs_them(
+    page, reviewers
+) -> None:
+    # The page draws the lists near the current entry whole and the others light; scrolling to
+    # a light list draws it whole, and a key on a light row waits for its list.
+    plan = make_plan(ENTRY_CHUNK * 5 + 10, paragraphs=1)
+    entries = entries_of(plan)
+    middle, last = entries[ENTRY_CHUNK * 3], entries[-1]
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/")
+    expect(row(page, entries[0])).to_be_focused()
+    for far in (middle, last):
+        expect(row(page, far)).to_have_class(re.compile(r"\bentry-light\b"))
+        expect(row(page, far).get_by_role("button", name="Accept", exact=True)).to_have_count(0)
+
+    row(page, middle).scroll_into_view_if_needed()
+    expect(row(page, middle)).not_to_have_class(re.compile(r"\bentry-light\b"))
+    expect(row(page, middle).get_by_role("button", name="Accept", exact=True)).to_be_visible()
+
+    # A key pressed while the row's list is still on its way waits for it, then decides.
+    held = []
+    page.route("**/entries/list/**", lambda request: held.append(request))
+    page.goto(f"/plans/{plan.pk}/")
+    expect(row(page, last)).to_have_class(re.compile(r"\bentry-light\b"))
+    page.evaluate("window.stillHere = true")
+    row(page, last).locator(".entry-title a").click()
+    expect(row(page, last)).to_have_class(re.compile(r"\bis-current\b"))
+    page.keyboard.press("a")
+    expect(row(page, last)).to_have_class(re.compile(r"\bentry-light\b"))
+    assert held and Entry.objects.get(pk=last.pk).state == "proposed"
+    for request in held:
+        request.continue_()
+    page.unroute("**/entries/list/**")
+    expect_state(page, last, "accepted")
+    expect(row(page, last)).not_to_have_class(re.compile(r"\bentry-light\b"))
+    assert Entry.objects.get(pk=last.pk).state == "accepted"
+    # The light title, which without JavaScript opens the page anew at the entry, did not.
+    assert page.evaluate("window.stillHere === true")
+
+
 def test_the_entry_filter_hides_rows_in_place_and_a_decided_row_follows_it(page, reviewers) -> None:
     plan = make_plan(4)
     first, second, third, fourth = entries_of(plan)[:4]

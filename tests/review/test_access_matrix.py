@@ -67,6 +67,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     "plans": {"GET": everyone(200), "POST": everyone(405)},
     "plan": {"GET": everyone(200), "POST": everyone(405)},
     "plan-history": {"GET": everyone(200), "POST": everyone(405)},
+    "plan-entry-list": {"GET": everyone(200), "POST": everyone(405)},
     # An open plan has nothing to export yet: 409 for every reader alike.
     "plan-export": {"GET": everyone(409), "POST": everyone(405)},
     # A plain GET of one row sends the reader to the row on the plan's page.
@@ -214,6 +215,7 @@ def url_of(name: str, world: dict) -> str:
     pattern_kwargs = {
         "plan": {"pk": world["plan"].pk},
         "plan-history": {"pk": world["plan"].pk},
+        "plan-entry-list": {"pk": world["plan"].pk, "number": 1},
         "plan-accept-rule": {"pk": world["plan"].pk},
         "plan-adjudicate": {"pk": world["plan"].pk},
         "plan-export": {"pk": world["plan"].pk},
