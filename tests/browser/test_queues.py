@@ -8,7 +8,8 @@ import re
 
 from playwright.sync_api import expect
 
-from review.models import Lease
+from review.models import Entry, Lease
+from review.views.presenters import ENTRY_CHUNK
 from tests.browser.conftest import log_in, quiet
 from tests.builders.cases_answers import make_case
 from tests.builders.plan_views import entries_of, make_plan
@@ -82,6 +83,35 @@ def test_two_editors_see_each_other_and_each_other_s_decisions_in_place(
     finally:
         quiet(other)
         other.context.close()
+
+
+def test_a_decision_on_a_far_entry_comes_into_its_light_list_whole_and_can_be_decided_again(
+    page, browser, live_server, reviewers, django_user_model
+) -> None:
+    # The first editor's page draws the last list light, and never draws it whole here (its
+    # request is held): the other editor's accept comes by the poll as a whole row, whose
+    # buttons work in the light list.
+    plan = make_plan(ENTRY_CHUNK * 4 + 5, paragraphs=1)
+    last = entries_of(plan)[-1]
+    page.route("**/entries/list/**", lambda request: None)
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/")
+    expect(page.locator(f"#entry-{last.pk}")).to_have_class(re.compile(r"\bentry-light\b"))
+    other = second_person(browser, live_server, django_user_model, "editor2", "Editors")
+    try:
+        other.goto(f"/plans/{plan.pk}/?entry={last.pk}")
+        expect(other.locator(f"#entry-{last.pk}")).to_be_focused()
+        other.keyboard.press("a")
+        expect(other.locator(f"#entry-{last.pk}")).to_have_class(re.compile(r"\bstate-accepted\b"))
+    finally:
+        quiet(other)
+        other.context.close()
+    row = page.locator(f"#entry-{last.pk}")
+    expect(row).to_have_class(re.compile(r"\bstate-accepted\b"), timeout=LIVE)
+    expect(row).not_to_have_class(re.compile(r"\bentry-light\b"))
+    row.get_by_role("button", name="Reject", exact=True).click()
+    expect(row).to_have_class(re.compile(r"\bstate-rejected\b"))
+    assert Entry.objects.get(pk=last.pk).state == "rejected"
 
 
 def test_a_note_being_typed_survives_another_moderator_s_verdict(
