@@ -44,7 +44,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-from server_time import ServerTime
+from server_time import ServerTime, body_of
 from server_time import timings as _timings
 
 HERE = Path(__file__).resolve().parent
@@ -335,7 +335,7 @@ class Requests:
     def html(self, url: str) -> Links:
         response = self.get(url)
         assert response.status_code == 200, (url, response.status_code)
-        return parsed(response.content.decode())
+        return parsed(body_of(response).decode())
 
     def measure(self, name: str, call, *, warm: bool = True, before=None, after=None) -> None:
         from django.db import connection
@@ -354,7 +354,7 @@ class Requests:
             times.append(_timings[-1][0])
             cpu.append(_timings[-1][1])
             queries.append(len(captured))
-            size = len(response.content) if not response.streaming else 0
+            size = len(body_of(response))
             if after is not None:
                 after()
             if sum(times) > ROUND_BUDGET_S:
