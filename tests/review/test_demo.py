@@ -23,6 +23,7 @@ from review.models import (
     Plan,
 )
 from review.views.answer_changes import finalization_changes
+from review.views.presenters import ENTRY_CHUNK, WHOLE_AROUND
 
 pytestmark = pytest.mark.django_db
 
@@ -85,16 +86,17 @@ def test_a_second_run_keeps_a_password_someone_changed(demo):
 
 
 def demo_documents():
-    """The demo's own three documents, as first uploaded (the history's are the insights')."""
+    """The demo's own documents, as first uploaded (the history's are the insights')."""
     names = [document.file for document in DOCUMENTS]
     return Document.objects.filter(name__in=names, revision=1)
 
 
 def test_three_kinds_of_document_each_get_an_undecided_proposed_plan(demo):
-    documents = {document.media_type: document for document in demo_documents()}
+    documents = list(demo_documents())
 
-    assert set(documents) == {"markdown", "text", "pdf"}
-    for document in documents.values():
+    assert {document.media_type for document in documents} == {"markdown", "text", "pdf"}
+    assert len(documents) == len(DOCUMENTS)
+    for document in documents:
         plan = document.plans.get()
         assert plan.status == Plan.Status.OPEN
         assert plan.entries.count() >= 4
@@ -102,8 +104,15 @@ def test_three_kinds_of_document_each_get_an_undecided_proposed_plan(demo):
     assert not entries.exclude(state=Entry.State.PROPOSED).exists()
 
 
+def test_the_long_changelog_is_long_enough_that_its_page_draws_far_lists_light(demo):
+    plan = demo_documents().get(name="nodejs-21-changelog.md").plans.get()
+
+    assert plan.entries.count() > ENTRY_CHUNK * (2 * WHOLE_AROUND + 1)
+    assert all(entry.path.startswith("nodejs-21/") for entry in plan.entries.all())
+
+
 def test_the_building_code_has_numbered_sections_and_shows_the_proposers_gates(demo):
-    document = demo_documents().get(media_type="markdown")
+    document = demo_documents().get(name="byggteknisk-brann.md")
     titles = list(document.plans.get().entries.values_list("title", flat=True))
 
     assert "3.1 Brannkonsept" in titles

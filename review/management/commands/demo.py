@@ -74,6 +74,9 @@ DOCUMENTS = (
     # No headings at all: only a size cap gives the editor something to decide.
     DemoDocument("tilsynsrapport-lindeberg-skole.txt", 2500, "tilsyn-lindeberg"),
     DemoDocument("veileder-brannsikkerhet-bolig.pdf", path_prefix="veileder-bolig"),
+    # A long plan (about 120 entries in five lists of 25): its page draws the lists far from
+    # the current entry light, and each whole as it comes into view.
+    DemoDocument("nodejs-21-changelog.md", 600, "nodejs-21"),
 )
 
 
