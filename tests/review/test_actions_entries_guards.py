@@ -7,7 +7,7 @@ import time
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 
 from review.actions import entries as entry_actions
 from review.actions import plans as plan_actions
@@ -15,6 +15,7 @@ from review.actions.plans import adjudicate_plan
 from review.decisions import ActionRefused
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.races import reject_when
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -130,21 +131,7 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
         return payload(*args)
 
     monkeypatch.setattr(plan_actions, "adjudicated_payload", slow_payload)
-    outcome: list[object] = []
-
-    def reject() -> None:
-        try:
-            locked.wait(timeout=30)
-            outcome.append(
-                entry_actions.reject_entry(loaded, actor=editor, expected_version=loaded.version)
-            )
-        except Exception as error:  # surfaced by the assertions below
-            outcome.append(error)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=reject)
-    thread.start()
+    thread, outcome = reject_when(locked, loaded, editor)
     adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     thread.join(timeout=60)
     assert isinstance(outcome[0], ActionRefused), outcome

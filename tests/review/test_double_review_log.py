@@ -12,15 +12,13 @@ import pytest
 from django.core.management import call_command
 
 from review.actions.cases import decide_case
-from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import open_review_copy
-from review.actions.plans import adjudicate_plan
 from review.jobs import start_job
 from review.models import ApiToken, Decision, Job
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_case
-from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.reviews import double_review
+from tests.builders.plan_views import make_plan
+from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -154,23 +152,13 @@ def editor2(django_user_model):
     return user_in(django_user_model, "editor2", "Editors")
 
 
-def review(copy, actor, *, reject_last=False):
-    entries = entries_of(copy)
-    for entry in entries:
-        entry.plan = copy
-        act = reject_entry if reject_last and entry is entries[-1] else accept_entry
-        act(entry, actor=actor, expected_version=entry.version)
-    copy.refresh_from_db()
-    adjudicate_plan(copy, actor=actor, expected_version=copy.version)
-
-
 def test_one_editors_review_copy_is_withheld_from_the_other_editor_and_the_curator(
     editor, editor2, curator
 ):
     double_review("plans")
     plan = make_plan(2)
     copy = open_review_copy(plan, actor=editor)
-    review(copy, editor)
+    hand_in_review(copy, editor)
     copy_rows = Decision.objects.exclude(action="policy.set").count()
 
     for other in (editor2, curator):
@@ -185,8 +173,8 @@ def test_with_both_copies_in_the_curator_sees_them_and_the_plan_settled_shows_th
 ):
     double_review("plans")
     plan = make_plan(2)
-    review(open_review_copy(plan, actor=editor), editor)
-    review(open_review_copy(plan, actor=editor2), editor2, reject_last=True)
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor2), editor2, reject=[-1])
 
     assert not any(row["withheld"] for row in log_as(curator))
     assert any(row["withheld"] for row in log_as(reader))

@@ -9,20 +9,18 @@ import json
 import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
-from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import (
     curate_entry,
     differing_entries,
     entry_reviews,
     open_review_copy,
 )
-from review.actions.plans import adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import ActionRefused
 from review.models import Decision, Plan
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.reviews import double_review
+from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -39,23 +37,13 @@ def plan():
     return make_plan(3)
 
 
-def review(copy: Plan, actor, *, reject_last: bool = False) -> None:
-    entries = entries_of(copy)
-    for entry in entries:
-        entry.plan = copy
-        act = reject_entry if reject_last and entry is entries[-1] else accept_entry
-        act(entry, actor=actor, expected_version=entry.version)
-    copy.refresh_from_db()
-    adjudicate_plan(copy, actor=actor, expected_version=copy.version)
-
-
 def reviewed_with_one_difference(plan, editor, editor2) -> None:
-    review(open_review_copy(plan, actor=editor), editor)
-    review(open_review_copy(plan, actor=editor2), editor2, reject_last=True)
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor2), editor2, reject=[-1])
 
 
 def test_a_plan_one_editor_reviewed_is_neither_adjudicated_nor_exportable(plan, editor):
-    review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
 
     plan.refresh_from_db()
     assert plan.is_open

@@ -12,14 +12,12 @@ from django.utils import timezone
 from review.actions import leases
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
-from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import open_review_copy
-from review.actions.plans import adjudicate_plan
 from review.decisions import ActionRefused
 from review.models import Lease, Plan
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.reviews import double_review
+from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -128,16 +126,6 @@ def test_answers_take_the_same_way(people):
 # --- plans ---------------------------------------------------------------------------------
 
 
-def review(copy: Plan, actor, *, reject_last=False):
-    entries = entries_of(copy)
-    for entry in entries:
-        entry.plan = copy
-        act = reject_entry if reject_last and entry is entries[-1] else accept_entry
-        act(entry, actor=actor, expected_version=entry.version)
-    copy.refresh_from_db()
-    adjudicate_plan(copy, actor=actor, expected_version=copy.version)
-
-
 def test_next_holds_a_double_reviewed_plan_as_each_editors_own_copy(people):
     double_review("plans")
     plan = make_plan(2)
@@ -157,7 +145,7 @@ def test_next_hands_an_editor_back_their_unfinished_copy_but_never_one_they_subm
     Lease.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
 
     assert taken(PLANS, people["ed1"]) == copy.pk
-    review(copy, people["ed1"])
+    hand_in_review(copy, people["ed1"])
     assert taken(PLANS, people["ed1"]) is None
     assert plan.is_open
 
@@ -176,8 +164,8 @@ def test_pressing_next_on_ones_copy_moves_on_to_another_plan(people):
 def test_a_plan_in_curation_goes_to_a_curator_and_opens_on_its_curation_page(client, people):
     double_review("plans")
     plan = make_plan(2)
-    review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
-    review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject_last=True)
+    hand_in_review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
+    hand_in_review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject=[-1])
     assert taken(PLANS, people["ed3"]) is None
     client.force_login(people["cur"])
 
@@ -192,8 +180,8 @@ def test_a_plan_in_curation_goes_to_a_curator_and_opens_on_its_curation_page(cli
 def test_the_last_settlement_of_a_plan_handed_by_next_opens_the_next_item(client, people):
     double_review("plans")
     plan = make_plan(2)
-    review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
-    review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject_last=True)
+    hand_in_review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
+    hand_in_review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject=[-1])
     client.force_login(people["cur"])
     client.post("/plans/next/")
     entry = entries_of(plan)[-1]

@@ -273,9 +273,9 @@ def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
     import time
 
     from django.contrib.auth.models import User
-    from django.db import connections
 
     from review.actions import plans as plan_actions
+    from tests.builders.races import reject_when
     from tests.builders.users import user_in
 
     editor = user_in(User, "edith", "Editors")
@@ -293,21 +293,7 @@ def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
         return decision
 
     monkeypatch.setattr(plan_actions, "accept_entry", slow_accept)
-    outcome: list[object] = []
-
-    def reject() -> None:
-        try:
-            first_done.wait(timeout=30)
-            outcome.append(
-                entry_actions.reject_entry(single, actor=editor, expected_version=single.version)
-            )
-        except Exception as error:  # surfaced by the assertions below
-            outcome.append(error)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=reject)
-    thread.start()
+    thread, outcome = reject_when(first_done, single, editor)
     plan_actions.accept_rule(
         plan,
         "rule:heading",

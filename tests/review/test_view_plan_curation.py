@@ -8,13 +8,11 @@ import json
 
 import pytest
 
-from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import differing_entries, open_review_copy
-from review.actions.plans import adjudicate_plan
 from review.adapters.plans import export_plan
-from review.models import Decision, Plan
+from review.models import Decision
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.reviews import double_review
+from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -25,22 +23,13 @@ def editor2(django_user_model):
     return user_in(django_user_model, "editor2", "Editors")
 
 
-def review(copy: Plan, actor, *, reject=()) -> None:
-    for entry in entries_of(copy):
-        entry.plan = copy
-        act = reject_entry if entry.position in reject else accept_entry
-        act(entry, actor=actor, expected_version=entry.version)
-    copy.refresh_from_db()
-    adjudicate_plan(copy, actor=actor, expected_version=copy.version)
-
-
 @pytest.fixture
 def plan(editor, editor2):
     """Three entries; the two reviews differ on the last two."""
     double_review("plans")
     plan = make_plan(3)
-    review(open_review_copy(plan, actor=editor), editor)
-    review(open_review_copy(plan, actor=editor2), editor2, reject={1, 2})
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor2), editor2, reject={1, 2})
     return plan
 
 
@@ -122,8 +111,8 @@ def test_a_curators_merge_into_nothing_is_refused_by_the_merge_rule(
 ):
     double_review("plans")
     plan = make_plan(2)
-    review(open_review_copy(plan, actor=editor), editor)
-    review(open_review_copy(plan, actor=editor2), editor2, reject={0})
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor2), editor2, reject={0})
     first = entries_of(plan)[0]
 
     response = edit(client, plan, first, state="merged")
