@@ -392,6 +392,19 @@ def case_line(number: int, rng: random.Random, lines: list[str]) -> dict:
     }
 
 
+def copy_with_children(batch: list, model, child_model, child_field: str) -> int:
+    """The batch's (row, child rows) pairs written by COPY, as the imports' rows_with_children
+    writes them by INSERT; how many children."""
+    copy_rows(model, numbered(model, [row for row, _ in batch]))
+    children = []
+    for row, own in batch:
+        for child in own:
+            setattr(child, child_field, row)
+        children.extend(own)
+    copy_rows(child_model, numbered(child_model, children))
+    return len(children)
+
+
 def make_cases(
     count: int, rng: random.Random, lines: list[str], log: Log, moderators: list[User]
 ) -> int:
@@ -403,7 +416,7 @@ def make_cases(
     ]
     evidence_rows = 0
     for start in range(0, count, BATCH):
-        cases, evidence = [], []
+        cases = []
         for number in range(start, min(count, start + BATCH)):
             value = case_line(number + 1, rng, lines)
             # The import's own rows (the validator's report with them), dated into the log.
@@ -411,14 +424,8 @@ def make_cases(
             case.created_at = log.created_at()
             log.draw(case, "verdict", outcomes, moderators)
             cases.append((case, rows))
-        copy_rows(Case, numbered(Case, [case for case, _ in cases]))
-        for case, rows in cases:
-            for row in rows:
-                row.case = case
-            evidence.extend(rows)
-        copy_rows(Evidence, numbered(Evidence, evidence))
+        evidence_rows += copy_with_children(cases, Case, Evidence, "case")
         log.settle("case", "case.undo")
-        evidence_rows += len(evidence)
     return evidence_rows
 
 
@@ -478,7 +485,7 @@ def make_answers(
     ]
     references = 0
     for start in range(0, count, BATCH):
-        answers, rows = [], []
+        answers = []
         for number in range(start, min(count, start + BATCH)):
             value = answer_line(number + 1, rng, lines)
             # The import's own rows (finalization's with them), dated into the log.
@@ -486,14 +493,8 @@ def make_answers(
             answer.created_at = log.created_at()
             log.draw(answer, "state", outcomes, editors)
             answers.append((answer, cited))
-        copy_rows(Answer, numbered(Answer, [answer for answer, _ in answers]))
-        for answer, cited in answers:
-            for reference in cited:
-                reference.answer = answer
-            rows.extend(cited)
-        copy_rows(AnswerReference, numbered(AnswerReference, rows))
+        references += copy_with_children(answers, Answer, AnswerReference, "answer")
         log.settle("answer", "answer.undo")
-        references += len(rows)
     return references
 
 

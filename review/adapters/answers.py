@@ -27,6 +27,7 @@ from review.adapters.jsonl import (
     ImportResult,
     LineProblems,
     import_lines,
+    rows_with_children,
 )
 from review.models import Answer, AnswerReference
 
@@ -59,7 +60,7 @@ def import_answers(
         identify=lambda record: record.answer_id,
         model=Answer,
         prepare=prepare_answer,
-        write=_write_answers,
+        write=rows_with_children(AnswerReference, "answer"),
         skip_invalid=skip_invalid,
         kind="answer_id",
         on_line=on_line,
@@ -165,14 +166,3 @@ def prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[Answ
         )
     ]
     return answer, references
-
-
-def _write_answers(batch: list[tuple[Answer, list[AnswerReference]]]) -> None:
-    """One INSERT for the batch's answers and one for their references."""
-    answers = Answer.objects.bulk_create([answer for answer, _ in batch])
-    for answer, (_, references) in zip(answers, batch, strict=True):
-        for reference in references:
-            reference.answer = answer
-    AnswerReference.objects.bulk_create(
-        [reference for _, references in batch for reference in references]
-    )

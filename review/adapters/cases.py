@@ -30,6 +30,7 @@ from review.adapters.jsonl import (
     Checker,
     ImportResult,
     import_lines,
+    rows_with_children,
 )
 from review.models import Case, Evidence
 
@@ -67,7 +68,7 @@ def import_cases(
         identify=lambda record: record.case_id,
         model=Case,
         prepare=prepare_case,
-        write=_write_cases,
+        write=rows_with_children(Evidence, "case"),
         skip_invalid=skip_invalid,
         kind="case_id",
         on_line=on_line,
@@ -207,12 +208,3 @@ def prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]
         for position, (evidence_id, result) in enumerate(accumulator.items())
     ]
     return case, evidence
-
-
-def _write_cases(batch: list[tuple[Case, list[Evidence]]]) -> None:
-    """One INSERT for the batch's cases and one for their evidence."""
-    cases = Case.objects.bulk_create([case for case, _ in batch])
-    for case, (_, evidence) in zip(cases, batch, strict=True):
-        for item in evidence:
-            item.case = case
-    Evidence.objects.bulk_create([item for _, evidence in batch for item in evidence])

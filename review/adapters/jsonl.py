@@ -241,6 +241,21 @@ BATCH_LINES = 500
 BATCH_CHARS = 4_000_000
 
 
+def rows_with_children(child_model: type[Model], child_field: str) -> Callable[[list], None]:
+    """A `write` for import_lines whose `prepare` makes a row and its child rows: one INSERT
+    for the batch's rows, then one for all their children, each set to its row by
+    `child_field` (the children's foreign key)."""
+
+    def write(batch: list[tuple[Model, list[Model]]]) -> None:
+        rows = type(batch[0][0]).objects.bulk_create([row for row, _ in batch])
+        for row, (_, children) in zip(rows, batch, strict=True):
+            for child in children:
+                setattr(child, child_field, row)
+        child_model.objects.bulk_create([child for _, children in batch for child in children])
+
+    return write
+
+
 def import_lines(
     lines: Iterable[str | bytes] | str | bytes,
     *,
