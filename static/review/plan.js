@@ -118,10 +118,10 @@
     }
   }
 
-  // Undecided, with an anchor still to confirm, or carried from a revision in doubt.
+  // Undecided (a doubtful carried entry comes back undecided) or with an anchor still to
+  // confirm: Entry.needs_a_person, which every row, light or whole, carries as data-needs-you.
   function needsPerson(row) {
-    return row.hasAttribute("data-needs-you") || row.classList.contains("state-proposed") ||
-      row.querySelector(".anchor-status.unsettled") !== null;
+    return row.hasAttribute("data-needs-you");
   }
 
   function jump(step) {
