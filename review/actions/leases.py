@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from review.actions import plan_reviews
 from review.actions.reviews import needing_review_by, review_stages
-from review.decisions import ActionRefused, record
+from review.decisions import ActionRefused, decisions_on, record
 from review.models import Answer, Case, Decision, Lease, Plan, Presence
 from review.permissions import (
     can_curate,
@@ -220,13 +220,31 @@ def renew(queue: str, item_id: int, user, *, retake: bool = False) -> Lease | No
         mine = Lease.objects.filter(queue=queue, item_id=item_id, holder=user)
         if mine.update(expires_at=now + idle_limit()):
             return mine.get()
-        if not retake or not QUEUES[queue].may_take(user):
+        if not retake:
             return None
-        if not may_hold(queue, item_id, user):
+        try:
+            return take(queue, item_id, user)
+        except ActionRefused:
             return None
+
+
+def take(queue: str, item_id: int, user) -> Lease:
+    """Hold this one item for `user` (their page offers it again after a lead released it):
+    refused unless the queue would hand it to them and nobody else holds it."""
+    kind = QUEUES[queue]
+    noun = Queue(queue).label.lower()
+    if not kind.may_take(user):
+        raise ActionRefused(f"You do not review {noun}.")
+    if not may_hold(queue, item_id, user):
+        raise ActionRefused(f"This {noun[:-1]} is no longer waiting for you.")
+    now = timezone.now()
+    with transaction.atomic():
         Lease.objects.filter(queue=queue, item_id=item_id, expires_at__lte=now).delete()
-        if Lease.objects.filter(queue=queue, item_id=item_id).exists():
-            return None
+        held = Lease.objects.filter(queue=queue, item_id=item_id).select_related("holder").first()
+        if held is not None and held.holder_id == user.pk:
+            return held
+        if held is not None:
+            raise ActionRefused(f"{held.holder.username} holds this {noun[:-1]} now.")
         try:
             with transaction.atomic():
                 return Lease.objects.create(
@@ -237,7 +255,7 @@ def renew(queue: str, item_id: int, user, *, retake: bool = False) -> Lease | No
                     expires_at=now + idle_limit(),
                 )
         except IntegrityError:
-            return None
+            raise ActionRefused(f"Someone else took this {noun[:-1]} a moment ago.") from None
 
 
 def release(queue: str, item_id: int, user) -> bool:
@@ -263,6 +281,20 @@ def release_for_holder(lease: Lease, *, actor) -> Decision:
         )
         Lease.objects.filter(pk=lease.pk).delete()
     return decision
+
+
+def lead_release_of(queue: str, item_id: int, user, lease_id: int) -> Decision | None:
+    """The log's row of a lead releasing `user`'s lease `lease_id` on the item, if that is how
+    that lease ended; None when it expired or was never theirs. A page that held the lease
+    asks this before taking it back, so a lead's release sticks.
+
+    The log already says who released it and when, and a lease's id is never handed out
+    twice, so the row names this very lease: no second record of the release to keep in
+    step with the lease (made on release, cleared on taking again)."""
+    released = decisions_on(Lease(pk=lease_id)).filter(
+        action=RELEASE, before__queue=queue, before__item_id=item_id
+    )
+    return released.filter(before__holder=user.username).first()
 
 
 # --- who is here ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from review.actions import leases
+from review.actions.cases import decide_case
 from review.decisions import ActionRefused
 from review.models import Case, Decision, Lease
 from tests.builders.cases_answers import make_case
@@ -119,6 +120,39 @@ def test_only_a_lead_or_staff_may_release_another_s_lease(moderators) -> None:
         leases.release_for_holder(lease, actor=moderators[1])
     assert Lease.objects.filter(pk=lease.pk).exists()
     assert not Decision.objects.exists()
+
+
+def test_the_log_tells_a_lead_s_release_of_a_lease_from_its_lapsing(
+    moderators, django_user_model
+) -> None:
+    case = make_case("c-1")
+    lead = user_in(django_user_model, "lena", "Leads")
+    mod = moderators[0]
+    released = leases.take_next(CASES, mod)
+    decision = leases.release_for_holder(released, actor=lead)
+    assert leases.lead_release_of(CASES, case.pk, mod, released.pk) == decision
+    # Taken again, it lapses: that lease was not released by anyone.
+    lapsed = leases.take(CASES, case.pk, mod)
+    leases.release(CASES, case.pk, mod)
+    assert leases.lead_release_of(CASES, case.pk, mod, lapsed.pk) is None
+    assert leases.lead_release_of(CASES, case.pk, moderators[1], released.pk) is None
+
+
+def test_taking_one_item_again_is_refused_while_someone_else_holds_it(moderators) -> None:
+    case = make_case("c-1")
+    first, second, _ = moderators
+    held = leases.take_next(CASES, second)
+    with pytest.raises(ActionRefused, match="mod1 holds this case now"):
+        leases.take(CASES, case.pk, first)
+    assert list(Lease.objects.values_list("pk", "holder")) == [(held.pk, second.pk)]
+
+
+def test_taking_an_item_decided_meanwhile_again_is_refused(moderators) -> None:
+    case = make_case("c-1")
+    decide_case(case, "uphold", actor=moderators[1], expected_version=1, note="")
+    with pytest.raises(ActionRefused, match="no longer waiting for you"):
+        leases.take(CASES, case.pk, moderators[0])
+    assert not Lease.objects.exists()
 
 
 def test_who_else_is_here_leaves_out_oneself_and_those_gone_quiet(moderators) -> None:
