@@ -90,8 +90,10 @@ urlpatterns = [
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
     path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
     path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
-    # Work queues: an open item's poll, leaving it, a lead's release, staying after deciding
+    # Work queues: an open item's poll, taking it again, leaving it, a lead's release,
+    # staying after deciding
     path("open/<slug:queue>/<int:pk>/here/", queues.item_here, name="item-here"),
+    path("open/<slug:queue>/<int:pk>/take/", queues.item_take, name="item-take"),
     path("open/<slug:queue>/<int:pk>/leave/", queues.item_leave, name="item-leave"),
     path("leases/<int:pk>/release/", queues.lease_release, name="lease-release"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),

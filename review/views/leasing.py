@@ -61,10 +61,19 @@ def presence_strip(queue: str, item_id: int) -> dict:
 
 def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
     """The strip as a poll draws it: having recorded that the person is here and renewed their
-    lease, who else is here and who holds the item."""
+    lease, who else is here and who holds the item.
+
+    The page posts the id of the lease it last held. When that lease is gone the page takes
+    the item back (a reload, a laptop that slept), unless a lead released it: then the strip
+    says who did and when, renews nothing, and offers to take it again while nobody holds it."""
     user = request.user
     leases.mark_present(queue, item_id, user)
-    leases.renew(queue, item_id, user, retake=request.POST.get("held") == "1")
+    page_lease = _posted_id(request.POST.get("lease", ""))
+    released = None
+    if leases.renew(queue, item_id, user) is None and page_lease is not None:
+        released = leases.lead_release_of(queue, item_id, user, page_lease)
+        if released is None:
+            leases.renew(queue, item_id, user, retake=True)
     lease = leases.live_leases(queue).filter(item_id=item_id).select_related("holder").first()
     held = lease is not None and lease.holder_id == user.pk
     return presence_strip(queue, item_id) | {
@@ -72,4 +81,16 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
         "others_here": leases.others_here(queue, item_id, user),
         "held": held,
         "held_by": lease.holder.username if lease and not held else "",
+        "lease_id": lease.pk if held else page_lease if released else "",
+        "released": released,
+        "may_take_again": bool(released) and lease is None and _may_take(queue, item_id, user),
+        "take_url": reverse("item-take", args=[queue, item_id]),
     }
+
+
+def _may_take(queue: str, item_id: int, user) -> bool:
+    return leases.QUEUES[queue].may_take(user) and leases.may_hold(queue, item_id, user)
+
+
+def _posted_id(value: str) -> int | None:
+    return int(value) if value.isdecimal() else None

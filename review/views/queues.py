@@ -1,6 +1,7 @@
 """The work queues: "Next" on plans, cases and answers (GET shows what is waiting, POST takes
 the next item), the poll an item's page makes while open (it renews the lease, says who else
-is here, and brings what others changed), leaving a page, and a lead releasing a lease.
+is here, and brings what others changed), taking an item again after a lead released it,
+leaving a page, and a lead releasing a lease.
 
 Seeing each other is htmx polling, not server-sent events: a poll is one short request that
 works behind any proxy and holds no gunicorn sync worker open, and a few seconds of delay is
@@ -30,6 +31,13 @@ def _queue(name: str) -> str:
     if name not in Queue.values:
         raise Http404(f"No queue {name!r}.")
     return name
+
+
+def _open_item(queue: str, pk: int) -> str:
+    queue = _queue(queue)
+    if not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
+        raise Http404("No such item.")
+    return queue
 
 
 @require_http_methods(["GET", "POST"])
@@ -77,14 +85,37 @@ def stay_setting(request: HttpRequest) -> HttpResponse:
 def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """The poll of an open item page: the "Also here" strip, and out of band what other
     people changed on the item since the page last saw it."""
-    queue = _queue(queue)
-    if not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
-        raise Http404("No such item.")
+    queue = _open_item(queue, pk)
     changes, seen = "", request.POST.get("seen", "")
     if queue in LIVE_CHANGES:
         changes, seen = LIVE_CHANGES[queue](request, pk, seen)
     context = presence(request, queue, pk) | {"seen": seen}
     return HttpResponse(render_to_string("review/_presence.html", context, request) + changes)
+
+
+@require_POST
+def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
+    """Take an item again (its page offers it after a lead released the person's lease):
+    refused while someone else holds it. Over htmx, the strip it changed."""
+    queue = _open_item(queue, pk)
+    if not leases.QUEUES[queue].may_take(request.user):
+        raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
+    refused = ""
+    try:
+        leases.take(queue, pk, request.user)
+    except ActionRefused as refusal:
+        refused = str(refusal)
+    if not request.htmx:
+        if refused:
+            messages.error(request, refused)
+        return redirect(item_url(queue, pk))
+    context = presence(request, queue, pk) | {
+        "seen": request.POST.get("seen", ""),
+        "take_refused": refused,
+    }
+    # Someone else holding it is a conflict with a person (409); anything else, a refusal.
+    status = 200 if not refused else 409 if context["held_by"] else 422
+    return HttpResponse(render_to_string("review/_presence.html", context, request), status=status)
 
 
 @require_POST

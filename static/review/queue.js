@@ -1,6 +1,7 @@
 // Work queues on the list and item pages: n presses "Next"; an open item page says when it
 // is left (so its lease goes at once instead of after the idle minutes), and remembers across
-// a reload that it held its item, so the reloaded page takes it back if nobody else has.
+// a reload which lease it held, so the reloaded page takes it back if nobody else has (and
+// not if a lead released it).
 (function () {
   "use strict";
 
@@ -21,25 +22,26 @@
     return document.querySelector("[data-presence]");
   }
 
-  function heldKey(form) {
-    return "held:" + form.dataset.leaveUrl;
+  function leaseKey(form) {
+    return "lease:" + form.dataset.leaveUrl;
   }
 
   window.addEventListener("pagehide", function () {
     const form = strip();
     if (!form || !navigator.sendBeacon) return;
-    if (form.dataset.held === "true") sessionStorage.setItem(heldKey(form), "1");
+    if (form.dataset.lease) sessionStorage.setItem(leaseKey(form), form.dataset.lease);
     const data = new FormData();
     data.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
     navigator.sendBeacon(form.dataset.leaveUrl, data);
   });
 
-  // The first poll after a reload asks for the item back.
+  // The first poll after a reload names the lease the page held.
   document.addEventListener("htmx:configRequest", function (event) {
     const form = event.detail.elt;
     if (!form || !form.matches || !form.matches("[data-presence]")) return;
-    if (!sessionStorage.getItem(heldKey(form))) return;
-    sessionStorage.removeItem(heldKey(form));
-    event.detail.parameters.held = "1";
+    const lease = sessionStorage.getItem(leaseKey(form));
+    if (!lease) return;
+    sessionStorage.removeItem(leaseKey(form));
+    event.detail.parameters.lease = lease;
   });
 })();

@@ -97,6 +97,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     # An open page's poll and its leaving, for whoever has it open.
     "item-here": {"GET": everyone(405), "POST": everyone(200)},
     "item-leave": {"GET": everyone(405), "POST": everyone(204)},
+    # Taking an open item again (after a lead released it) needs its queue's role.
+    "item-take": {"GET": everyone(405), "POST": only(MODERATORS, 302)},
     # No such lease here: 404 for all (who may release one is test_actions_leases' to say).
     "lease-release": {"GET": everyone(405), "POST": everyone(404)},
     "stay-setting": {"GET": everyone(405), "POST": everyone(302)},
@@ -230,6 +232,7 @@ def url_of(name: str, world: dict) -> str:
         "answer-decide": {"pk": world["answer"].pk, "action": "publish"},
         "item-here": {"queue": "cases", "pk": world["case"].pk},
         "item-leave": {"queue": "cases", "pk": world["case"].pk},
+        "item-take": {"queue": "cases", "pk": world["case"].pk},
         "lease-release": {"pk": 999},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
