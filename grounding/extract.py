@@ -2,7 +2,7 @@
 
 Spans and anchors are offsets into this string, so it must never change silently: Markdown and
 plain text are strict UTF-8 (a bad byte is an error, never a replacement character), and PDF text
-comes from one pinned library whose version is part of `EXTRACTOR_VERSION`.
+comes from one pinned library whose version is part of `extractor_version` for a PDF.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from pathlib import PurePath
 from pypdf import PdfReader
 
 EXTRACTOR_ID = "grounding.extract"
-# A plan records which extraction its offsets belong to; PDF text changes with the PDF
-# library, so its version is part of ours.
-EXTRACTOR_VERSION = f"1+pypdf{version('pypdf')}"
+# A plan records which extraction its offsets belong to, named for what read the text:
+# Markdown and plain text are this module's strict UTF-8 reading; PDF text changes with the
+# PDF library, so its version is part of ours.
+TEXT_EXTRACTOR_VERSION = "1+utf-8"
+PDF_EXTRACTOR_VERSION = f"1+pypdf{version('pypdf')}"
 
 _TYPES = {".md": "markdown", ".markdown": "markdown", ".txt": "text", ".pdf": "pdf"}
 _BOM = b"\xef\xbb\xbf"
@@ -47,6 +49,11 @@ def document_type(name: str) -> str:
         raise UnsupportedDocument(
             f"{name}: cannot extract text from a file with {kind}; supported: {known}"
         ) from None
+
+
+def extractor_version(name: str) -> str:
+    """The version of the extraction that reads a document of the type `name` names."""
+    return PDF_EXTRACTOR_VERSION if document_type(name) == "pdf" else TEXT_EXTRACTOR_VERSION
 
 
 # Told (pages done, pages in all) as extraction goes, so a long PDF can show its progress.

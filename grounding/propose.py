@@ -53,12 +53,12 @@ from grounding import __version__
 from grounding.anchors import make_anchor
 from grounding.extract import (
     EXTRACTOR_ID,
-    EXTRACTOR_VERSION,
     PAGE_BREAK,
     ExtractError,
     PageProgress,
     document_type,
     extract_pages,
+    extractor_version,
 )
 from grounding.headings import (
     RULE_CAPITALS_HEADING,
@@ -242,7 +242,7 @@ def propose_plan(
     payload = {
         "source_sha256": hashlib.sha256(data).hexdigest(),
         "extractor_id": EXTRACTOR_ID,
-        "extractor_version": EXTRACTOR_VERSION,
+        "extractor_version": extractor_version(name),
         "proposed_by": PROPOSED_BY,
         "adjudicated": False,
         "entries": [

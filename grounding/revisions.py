@@ -7,20 +7,26 @@ each entry's fate:
 - kept: the anchor was placed exact or moved, so the text is the very text decided on and a
   decision on it may stand;
 - doubtful: placed fuzzy or ambiguous, or orphaned where the paragraph diff shows its text was
-  rewritten; a person must decide it again;
+  rewritten, or grown over new text of its own section (below); a person must decide it again;
 - gone: orphaned, and every paragraph it covered was removed.
 
 New text that no carried entry covers is offered with the proposer's entries for it, clipped
-to that text. `paragraph_diff` is the readable change by paragraph; `word_diff` shows what an
-anchor quoted against the text found at its span. Both are difflib on short units, bounded.
+to that text, except where it is more of a carried entry's section: a stretch beside a carried
+entry that the proposer's entry for that text also covers (a section whose heading stands and
+whose body was rewritten) is claimed by the carried entry, which grows over it, so one section
+comes back as one entry.
+
+`paragraph_diff` is the readable change by paragraph; `word_diff` shows what an anchor quoted
+against the text found at its span. Both are difflib on short units, bounded.
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grounding.anchors import FUZZY, ORPHANED, PLACED, Anchor, make_anchor, relocate
 from grounding.paragraphs import paragraph_boundaries
@@ -246,13 +252,21 @@ def carry_plan(
     anchors: Sequence[Anchor],
     spans: Sequence[tuple[int, int]],
     proposals: Sequence[PlanEntry] = (),
+    paths: Sequence[str] = (),
 ) -> Carrying:
     """Where each old entry (its anchor and old span) stands in `new_text`, plus the
-    proposer's `proposals` (entries over `new_text`) for what no old entry covers."""
+    proposer's `proposals` (entries over `new_text`) for what no old entry covers. `paths`,
+    the old entries' paths (optional), tell an orphaned entry which of the places its
+    paragraphs went is its own section's."""
     if len(anchors) != len(spans):
         raise RevisionError(f"{len(anchors)} anchors but {len(spans)} spans; give one span each")
+    if paths and len(paths) != len(spans):
+        raise RevisionError(f"{len(paths)} paths but {len(spans)} spans; give one path each")
     locations = relocate(new_text, anchors, [start for start, _ in spans])
     changes = paragraph_diff(old_text, new_text)
+    # Where the proposer puts each old entry's own section: the proposal of the same path.
+    by_path = {proposal.path: proposal.span for proposal in proposals}
+    sections = [by_path.get(path) for path in paths] if paths else [None] * len(spans)
     placed, gone = [], []
     for index, location in enumerate(locations):
         if location.status in PLACED:
@@ -260,17 +274,17 @@ def carry_plan(
             continue
         span = (location.start, location.end)
         if location.status == ORPHANED:
-            span = _rewritten_span(changes, spans[index], new_text)
+            span = _rewritten_span(changes, spans[index], new_text, sections[index])
             if span is None:
                 gone.append(index)
                 continue
         placed.append(_Placed(index, span, location.status, location.score))
 
     def rewritten(index: int) -> tuple[int, int] | None:
-        return _rewritten_span(changes, spans[index], new_text)
+        return _rewritten_span(changes, spans[index], new_text, sections[index])
 
     carried = _without_overlaps(new_text, placed, gone, rewritten)
-    offered = _offered_for_new_text(new_text, carried, proposals)
+    carried, offered = _claimed_and_offered(new_text, carried, proposals)
     entries = sorted(carried + offered, key=lambda entry: entry.span)
     return Carrying(
         entries=tuple(entries),
@@ -288,11 +302,16 @@ class _Placed:
 
 
 def _rewritten_span(
-    changes: Sequence[ParagraphChange], old_span: tuple[int, int], new_text: str
+    changes: Sequence[ParagraphChange],
+    old_span: tuple[int, int],
+    new_text: str,
+    section: tuple[int, int] | None = None,
 ) -> tuple[int, int] | None:
     """Where the paragraphs an orphaned entry covered now stand, if any still do (rewritten or
-    moved rather than removed): the longest run of them that stands together in the new text,
-    so that new text added between them is left for the proposer to offer."""
+    moved rather than removed): the run of them that stands together in the new text and lies
+    most in `section` (where the proposer puts the entry's own section), else the longest, so
+    that new text added between them is left for the proposer to offer or for the entry to
+    claim (`_claimed_and_offered`)."""
     start, end = old_span
     found = sorted(
         change.new_span
@@ -309,8 +328,14 @@ def _rewritten_span(
             runs.append([span])
         else:
             runs[-1].append(span)
-    longest = max(runs, key=lambda run: run[-1][1] - run[0][0])
-    return longest[0][0], longest[-1][1]
+
+    def inside(run) -> int:
+        if section is None:
+            return 0
+        return max(0, min(run[-1][1], section[1]) - max(run[0][0], section[0]))
+
+    best = max(runs, key=lambda run: (inside(run), run[-1][1] - run[0][0]))
+    return best[0][0], best[-1][1]
 
 
 def _without_overlaps(
@@ -382,16 +407,29 @@ def _largest_free(
     return max(pieces, key=lambda piece: piece[1] - piece[0]) if pieces else None
 
 
-def _offered_for_new_text(
+def _claimed_and_offered(
     text: str, carried: list[CarriedEntry], proposals: Sequence[PlanEntry]
-) -> list[CarriedEntry]:
-    """The proposer's entries clipped to the stretches no carried entry covers."""
-    gaps = _gaps(text, [entry.span for entry in carried])
+) -> tuple[list[CarriedEntry], list[CarriedEntry]]:
+    """The proposer's entries clipped to the stretches no carried entry covers, less what a
+    carried entry claims: a piece beside a carried entry whose text the same proposed entry
+    also covers is more of that entry's section (its body rewritten, a paragraph added to
+    it), so the carried entry grows over it instead of a second entry of the same section
+    being offered. An entry that grew is no longer the text decided on: it is doubtful."""
+    ordered = sorted(carried, key=lambda entry: entry.span)
+    starts = [entry.span[0] for entry in ordered]
+    gaps = _gaps(text, [entry.span for entry in ordered])
+    # Claims are judged against the spans as carried, so that an entry grows only over what
+    # touches its own text, never over a piece that touches only what it claimed.
+    grown = [list(entry.span) for entry in ordered]
     offered = []
     for proposal in proposals:
         for gap_start, gap_end in gaps:
             start, end = max(proposal.span[0], gap_start), min(proposal.span[1], gap_end)
             if end <= start or not text[start:end].strip():
+                continue
+            owner = _owner(text, ordered, starts, proposal.span, (start, end))
+            if owner is not None:
+                grown[owner] = [min(grown[owner][0], start), max(grown[owner][1], end)]
                 continue
             entry = PlanEntry(
                 path=proposal.path,
@@ -401,7 +439,37 @@ def _offered_for_new_text(
                 derived=(PROPOSED_MARKER, *proposal.rules),
             )
             offered.append(CarriedEntry(NEW, (start, end), "exact", 1.0, entry=entry))
-    return offered
+    return [_grown(entry, tuple(span)) for entry, span in zip(ordered, grown, strict=True)], offered
+
+
+def _owner(
+    text: str,
+    ordered: list[CarriedEntry],
+    starts: list[int],
+    proposed: tuple[int, int],
+    piece: tuple[int, int],
+) -> int | None:
+    """The carried entry (its index in `ordered`) that claims `piece`: the one right before
+    it, else the one right after it, with nothing but white space between, whose text the
+    `proposed` span also covers. None when no carried entry claims it."""
+    after = bisect.bisect_left(starts, piece[1])
+    for index in (after - 1, after):
+        if not 0 <= index < len(ordered):
+            continue
+        span = ordered[index].span
+        between = text[span[1] : piece[0]] if index < after else text[piece[1] : span[0]]
+        shared = text[max(span[0], proposed[0]) : min(span[1], proposed[1])]
+        if not between.strip() and shared.strip():
+            return index
+    return None
+
+
+def _grown(entry: CarriedEntry, span: tuple[int, int]) -> CarriedEntry:
+    """`entry` over `span`; doubtful, and no longer placed beyond doubt, if that is more text."""
+    if span == entry.span:
+        return entry
+    status = FUZZY if entry.status in PLACED else entry.status
+    return replace(entry, fate=DOUBTFUL, span=span, status=status, score=min(entry.score, 0.99))
 
 
 def _gaps(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -10,11 +10,11 @@ from django.db import IntegrityError, transaction
 
 from grounding.extract import (
     EXTRACTOR_ID,
-    EXTRACTOR_VERSION,
     ExtractError,
     PageProgress,
     document_type,
     extract_text,
+    extractor_version,
 )
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import bidi_problem
@@ -104,7 +104,7 @@ def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = Non
                 sha256=digest,
                 text=text,
                 extractor_id=EXTRACTOR_ID,
-                extractor_version=EXTRACTOR_VERSION,
+                extractor_version=extractor_version(name),
             )
     except IntegrityError:
         return Document.objects.get(sha256=digest)

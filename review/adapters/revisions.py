@@ -106,6 +106,7 @@ def carried_plan(
         [Anchor(entry.quote, entry.prefix, entry.suffix) for entry in old_entries],
         [(entry.span_start, entry.span_end) for entry in old_entries],
         _proposals(plan, revision),
+        [entry.path for entry in old_entries],
     )
     latest = _latest_decisions(old_entries)
     paths = {old_entries[item.source].path for item in carrying.entries if item.source is not None}

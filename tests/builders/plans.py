@@ -11,7 +11,7 @@ import json
 from django.db.models import Model
 
 from grounding.anchors import make_anchor
-from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
+from grounding.extract import EXTRACTOR_ID, TEXT_EXTRACTOR_VERSION
 from review.adapters.plans import entries_stored
 from review.models import Document, Entry, PathCollision, Plan
 
@@ -59,7 +59,7 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
     payload = {
         "source_sha256": sha256(data),
         "extractor_id": EXTRACTOR_ID,
-        "extractor_version": EXTRACTOR_VERSION,
+        "extractor_version": TEXT_EXTRACTOR_VERSION,  # the text is Markdown
         "proposed_by": "propose-segments 0.1.0",
         "adjudicated": False,
         "entries": entries,

@@ -7,12 +7,14 @@ from fpdf import FPDF
 
 from grounding.extract import (
     EXTRACTOR_ID,
-    EXTRACTOR_VERSION,
+    PDF_EXTRACTOR_VERSION,
+    TEXT_EXTRACTOR_VERSION,
     ExtractError,
     UndecodableDocument,
     UnsupportedDocument,
     document_type,
     extract_text,
+    extractor_version,
 )
 
 
@@ -169,4 +171,16 @@ def test_the_extractor_names_itself_and_the_pdf_library_version() -> None:
     from importlib.metadata import version
 
     assert EXTRACTOR_ID
-    assert version("pypdf") in EXTRACTOR_VERSION
+    assert extractor_version("Veileder.PDF") == PDF_EXTRACTOR_VERSION
+    assert f"pypdf{version('pypdf')}" in PDF_EXTRACTOR_VERSION
+
+
+def test_markdown_and_plain_text_name_the_utf8_reading_not_the_pdf_library() -> None:
+    for name in ("notes.md", "notes.markdown", "notes.txt"):
+        assert extractor_version(name) == TEXT_EXTRACTOR_VERSION, name
+    assert "pypdf" not in TEXT_EXTRACTOR_VERSION and "utf-8" in TEXT_EXTRACTOR_VERSION
+
+
+def test_no_extractor_version_is_named_for_a_type_nothing_extracts() -> None:
+    with pytest.raises(UnsupportedDocument, match="supported"):
+        extractor_version("notes.docx")

@@ -358,7 +358,8 @@ def test_the_plan_names_the_bytes_the_extractor_and_the_proposer() -> None:
     payload = propose_plan("tak.md", data)
     assert payload["source_sha256"] == hashlib.sha256(data).hexdigest()
     assert payload["extractor_id"] == extract.EXTRACTOR_ID
-    assert payload["extractor_version"] == extract.EXTRACTOR_VERSION
+    assert payload["extractor_version"] == extract.extractor_version("tak.md")
+    assert "pypdf" not in payload["extractor_version"]
     assert payload["proposed_by"] == f"propose-segments {grounding.__version__}"
     assert payload["adjudicated"] is False and "rejected" not in payload
 

@@ -207,6 +207,7 @@ def test_carrying_a_real_revision_keeps_only_entries_whose_text_is_word_for_word
         [entry.anchor for entry in plan.entries],
         [entry.span for entry in plan.entries],
         proposals_for("gfdl.txt", new),
+        [entry.path for entry in plan.entries],
     )
     new_text = new.decode()
 

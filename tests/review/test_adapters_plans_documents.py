@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from importlib.metadata import version
+
 import pytest
 
-from grounding.extract import EXTRACTOR_ID, EXTRACTOR_VERSION
+from grounding.extract import EXTRACTOR_ID, PDF_EXTRACTOR_VERSION, TEXT_EXTRACTOR_VERSION
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
+from review.adapters.plans import propose_document
+from review.management.commands.demo import DEMO_DATA
 from review.models import Document
 from tests.builders.plans import CODE_TEXT, row_counts, sha256
 
 pytestmark = pytest.mark.django_db
+PDF = "veileder-brannsikkerhet-bolig.pdf"
 
 
 def test_a_document_keeps_its_bytes_their_hash_and_the_extracted_text() -> None:
@@ -23,7 +29,26 @@ def test_a_document_keeps_its_bytes_their_hash_and_the_extracted_text() -> None:
     assert stored.sha256 == sha256(data)
     assert stored.text == CODE_TEXT  # the byte order mark is not text
     assert (stored.name, stored.media_type) == ("n500.md", "markdown")
-    assert (stored.extractor_id, stored.extractor_version) == (EXTRACTOR_ID, EXTRACTOR_VERSION)
+    assert (stored.extractor_id, stored.extractor_version) == (EXTRACTOR_ID, TEXT_EXTRACTOR_VERSION)
+
+
+def test_a_document_names_the_extraction_that_read_its_text_pypdf_only_for_a_pdf() -> None:
+    markdown = store_document("n500.md", CODE_TEXT.encode())
+    text = store_document("notes.txt", b"Plain text.\n")
+    pdf = store_document(PDF, (DEMO_DATA / PDF).read_bytes())
+
+    assert markdown.extractor_version == text.extractor_version == TEXT_EXTRACTOR_VERSION
+    assert "pypdf" not in markdown.extractor_version
+    assert pdf.extractor_version == PDF_EXTRACTOR_VERSION
+    assert f"pypdf{version('pypdf')}" in pdf.extractor_version
+
+
+def test_a_proposed_plan_names_the_same_extraction_as_its_document() -> None:
+    for name, data in (("n500.md", CODE_TEXT.encode()), (PDF, (DEMO_DATA / PDF).read_bytes())):
+        plan = propose_document(name, data)
+
+        assert plan.extractor_version == plan.document.extractor_version, name
+        assert json.loads(plan.original_payload)["extractor_version"] == plan.extractor_version
 
 
 def test_the_same_bytes_stored_twice_are_one_document_under_its_first_name() -> None:
