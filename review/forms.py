@@ -11,6 +11,7 @@ from __future__ import annotations
 from django import forms
 
 from review.actions.entries import EditRequest
+from review.actions.reviews import policy_reasons, policy_rules
 from review.models import Document, Entry, ReviewPolicy
 
 
@@ -162,23 +163,31 @@ class ReviewPolicyForm(forms.Form):
         help_text="Drawn reproducibly from each item's id and the seed.",
     )
     seed = forms.CharField(label="Seed", required=False, max_length=64)
-    reasons = forms.CharField(
-        label="Always for validator reasons",
+    reasons = forms.MultipleChoiceField(
+        label="Always for validator reasons (cases)",
         required=False,
-        max_length=2000,
-        help_text="Comma-separated (cases), e.g. uncited_claims.",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "%(value)s is not a validator reason."},
     )
-    rules = forms.CharField(
-        label="Always for proposer rules",
+    rules = forms.MultipleChoiceField(
+        label="Always for proposer rules (plans)",
         required=False,
-        max_length=2000,
-        help_text="Comma-separated (plans).",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "%(value)s is not a proposer rule."},
     )
     on_overturn = forms.BooleanField(
         label="Always when the first opinion overturns (case overturned, answer withdrawn)",
         required=False,
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The codes that exist, each beside what it means: a typo cannot be saved.
+        for name, known in (("reasons", policy_reasons()), ("rules", policy_rules())):
+            self.fields[name].choices = [
+                (code, f"{code}: {meaning}" if code else meaning) for code, meaning in known.items()
+            ]
 
     @classmethod
     def for_policy(cls, policy: ReviewPolicy) -> ReviewPolicyForm:
@@ -187,8 +196,8 @@ class ReviewPolicyForm(forms.Form):
                 "mode": policy.mode,
                 "share_percent": policy.share_percent,
                 "seed": policy.seed,
-                "reasons": ", ".join(policy.reasons),
-                "rules": ", ".join(policy.rules),
+                "reasons": policy.reasons,
+                "rules": policy.rules,
                 "on_overturn": policy.on_overturn,
                 "version": policy.version,
             },
@@ -201,11 +210,7 @@ class ReviewPolicyForm(forms.Form):
             "mode": data["mode"],
             "share_percent": data["share_percent"],
             "seed": data["seed"].strip(),
-            "reasons": _listed(data["reasons"]),
-            "rules": _listed(data["rules"]),
+            "reasons": data["reasons"],
+            "rules": data["rules"],
             "on_overturn": data["on_overturn"],
         }
-
-
-def _listed(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
