@@ -170,7 +170,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = []  # the demo users share the password "demo"
+# Outside the demo (whose users share the password "demo"), Django's own checks hold every
+# password set with createsuperuser, changepassword or the admin.
+AUTH_PASSWORD_VALIDATORS = (
+    [
+        {"NAME": f"django.contrib.auth.password_validation.{name}"}
+        for name in (
+            "UserAttributeSimilarityValidator",
+            "MinimumLengthValidator",
+            "CommonPasswordValidator",
+            "NumericPasswordValidator",
+        )
+    ]
+    if PRODUCTION
+    else []
+)
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
