@@ -21,7 +21,7 @@ from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_log_lines
 from review.adapters.errors import ImportRefused
-from review.adapters.jsonl import ImportResult
+from review.adapters.jsonl import ImportResult, count_lines
 from review.adapters.plans import propose_document
 from review.models import Job, JobOutputPart
 
@@ -33,20 +33,17 @@ PROGRESS_EVERY_SECONDS = 0.5
 def runs_in_background(kind: str, name: str = "", data: bytes = b"") -> bool:
     """Whether this input is long work: the whole-log export always, a document over
     JOB_INLINE_MAX_BYTES (or a PDF over JOB_INLINE_MAX_PDF_PAGES pages), a JSON-lines file
-    over JOB_INLINE_MAX_LINES lines."""
+    over JOB_INLINE_MAX_LINES lines. Anything larger than an upload (REVIEW_MAX_UPLOAD_BYTES)
+    is never run in a request, whatever those say."""
     if kind == Job.Kind.EXPORT_DECISIONS:
         return True
-    if len(data) > settings.JOB_INLINE_MAX_BYTES:
+    if len(data) > min(settings.JOB_INLINE_MAX_BYTES, settings.REVIEW_MAX_UPLOAD_BYTES):
         return True
     if kind == Job.Kind.PROPOSE:
         return (
             name.lower().endswith(".pdf") and _pdf_pages(data) > settings.JOB_INLINE_MAX_PDF_PAGES
         )
-    return line_count(data) > settings.JOB_INLINE_MAX_LINES
-
-
-def line_count(data: bytes) -> int:
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    return count_lines(data) > settings.JOB_INLINE_MAX_LINES
 
 
 def _pdf_pages(data: bytes) -> int:
@@ -65,7 +62,7 @@ def start_job(kind: str, user, *, name: str = "", data: bytes = b"", options=Non
         input_name=name,
         input_data=bytes(data),
         options=options or {},
-        total=line_count(data) if kind in (Job.Kind.IMPORT_CASES, Job.Kind.IMPORT_ANSWERS) else 0,
+        total=count_lines(data) if kind in (Job.Kind.IMPORT_CASES, Job.Kind.IMPORT_ANSWERS) else 0,
     )
     _enqueue(job)
     return job

@@ -276,6 +276,9 @@ DASHBOARD_CACHE_SECONDS = int(os.environ.get("REVIEW_DASHBOARD_CACHE_SECONDS", "
 # Every door (upload forms, the API, the commands) refuses more than this, naming the limit,
 # before any work is done.
 REVIEW_MAX_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_UPLOAD_BYTES", 10 * 1024 * 1024))
+# The API's JSON-lines imports (POST /api/cases, /api/answers) take a larger body, as a job:
+# the worker imports it a batch at a time, and the request only keeps it.
+REVIEW_MAX_JOB_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_JOB_UPLOAD_BYTES", 100 * 1024 * 1024))
 # A cap on proposed segments is 0 (none) or at least this many characters: a cap of 1 turns
 # one document into thousands of entries.
 REVIEW_MIN_SEGMENT_CHARS = 200
