@@ -51,7 +51,7 @@ from review.adapters.plans import (
 from review.agreement import agreement
 from review.decisions import decisions_since
 from review.insights import Filters, insights
-from review.jobs import import_summary, runs_in_background, start_job
+from review.jobs import import_summary, job_status, runs_in_background, start_job
 from review.middleware import line_limit_message, upload_limit_message
 from review.models import ApiToken, Decision, Document, Job, Plan
 from review.permissions import (
@@ -647,6 +647,7 @@ def get_job(request: HttpRequest, job_id: int):
     if job is None or not job.visible_to(request.auth):
         missing = f"no job {job_id} of yours"
         return Status(404, {"detail": missing, "problems": [missing]})
+    job = job_status(job)
     fields = JobOut.model_fields
     return {name: getattr(job, name) for name in fields}
 

@@ -304,3 +304,6 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 JOB_INLINE_MAX_BYTES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_BYTES", str(1024 * 1024)))
 JOB_INLINE_MAX_PDF_PAGES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_PDF_PAGES", "20"))
 JOB_INLINE_MAX_LINES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_LINES", "1000"))
+# A running job whose worker said nothing (no start, no progress) for this long is marked
+# failed, and can be retried: its worker died.
+JOB_HEARTBEAT_SECONDS = int(os.environ.get("REVIEW_JOB_HEARTBEAT_SECONDS", "300"))
