@@ -29,6 +29,15 @@ VALIDATION_REASONS = (
     "uncited_claims",
     "cited_field_mismatch",
 )
+# What each reason means, for people.
+REASON_DESCRIPTIONS = {
+    "empty_rationale": "empty rationale",
+    "no_citations": "no citations",
+    "hallucinated_evidence_ids": "cites evidence that does not exist",
+    "cited_non_success_evidence": "cites evidence that did not succeed",
+    "uncited_claims": "claims without a citation",
+    "cited_field_mismatch": "declared ids differ from the ids in the text",
+}
 
 # Shorter sentences ("High risk.", "No match found.") are fragments, not claims.
 MIN_CLAIM_WORDS = 6

@@ -87,25 +87,26 @@ RULE_HEADING = "rule:heading"
 RULE_SIZE_SPLIT = "rule:size-split"
 RULE_PREAMBLE = "rule:preamble"
 RULE_CLEAN_TITLE = "rule:clean-title"
-RULE_NAMES = frozenset(
-    {
-        RULE_HEADING,
-        RULE_UNDERLINED_HEADING,
-        RULE_CAPITALS_HEADING,
-        RULE_MAN_SUBSECTION,
-        RULE_NUMBERED_HEADING,
-        RULE_PDF_OUTLINE,
-        RULE_REFERENCES,
-        RULE_PREAMBLE,
-        RULE_CLEAN_TITLE,
-        RULE_SIZE_SPLIT,
-    }
-)
+# What each rule proposes, for the people who choose rules (a review policy's conditions).
+RULE_DESCRIPTIONS = {
+    RULE_HEADING: "a Markdown heading (ATX or setext), outside code and front matter",
+    RULE_UNDERLINED_HEADING: "in plain text, a title over a line of one punctuation character",
+    RULE_CAPITALS_HEADING: "in plain text, a section name in capitals over indented text",
+    RULE_MAN_SUBSECTION: "under those, a short line indented less than the text below it",
+    RULE_NUMBERED_HEADING: "a short line that starts with a section number",
+    RULE_PDF_OUTLINE: "a PDF bookmark placed on its line of the text",
+    RULE_REFERENCES: "a References or Bibliography list, as one entry",
+    RULE_PREAMBLE: "the text before the first heading",
+    RULE_CLEAN_TITLE: "named beside the finder when the title lost markup or a page number",
+    RULE_SIZE_SPLIT: "a part of a span longer than the cap (--max-segment-chars)",
+}
+RULE_NAMES = frozenset(RULE_DESCRIPTIONS)
 
 __all__ = [
     "PROPOSED_MARKER",
     "RULE_CAPITALS_HEADING",
     "RULE_CLEAN_TITLE",
+    "RULE_DESCRIPTIONS",
     "RULE_HEADING",
     "RULE_MAN_SUBSECTION",
     "RULE_NAMES",

@@ -11,7 +11,8 @@ Validation and error messages are the commands' own: both call `review.adapters`
 refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
 read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
 nothing there, 409 for a plan that cannot be exported yet, 413 for a body over the upload
-limit, 422 for input that cannot be imported.
+limit (a JSON-lines import: over the job's limit, or a line over the upload limit), 422 for
+input that cannot be imported.
 
 Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next` the URL of
 the following page (null on the last).
@@ -42,6 +43,7 @@ from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_as_dict, parse_since
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
+from review.adapters.jsonl import check_line_count, count_lines, line_longer_than
 from review.adapters.plans import (
     export_plan,
     import_plan,
@@ -50,8 +52,8 @@ from review.adapters.plans import (
 from review.agreement import agreement
 from review.decisions import decisions_since
 from review.insights import Filters, insights
-from review.jobs import import_summary, runs_in_background, start_job
-from review.middleware import upload_limit_message
+from review.jobs import import_summary, job_status, runs_in_background, start_job
+from review.middleware import line_limit_message, upload_limit_message
 from review.models import ApiToken, Decision, Document, Job, Plan
 from review.permissions import (
     can_decide_answers,
@@ -605,9 +607,7 @@ _JSONL_IMPORT = {
     **_JSONL_IMPORT,
 )
 def post_cases(request: HttpRequest, skip_invalid: bool = False):
-    if runs_in_background(Job.Kind.IMPORT_CASES, data=request.body):
-        return _import_job(request, Job.Kind.IMPORT_CASES, skip_invalid)
-    return import_summary(import_cases(request.body, skip_invalid=skip_invalid))
+    return _import_jsonl(request, Job.Kind.IMPORT_CASES, import_cases, skip_invalid)
 
 
 @api.post(
@@ -617,14 +617,23 @@ def post_cases(request: HttpRequest, skip_invalid: bool = False):
     **_JSONL_IMPORT,
 )
 def post_answers(request: HttpRequest, skip_invalid: bool = False):
-    if runs_in_background(Job.Kind.IMPORT_ANSWERS, data=request.body):
-        return _import_job(request, Job.Kind.IMPORT_ANSWERS, skip_invalid)
-    return import_summary(import_answers(request.body, skip_invalid=skip_invalid))
+    return _import_jsonl(request, Job.Kind.IMPORT_ANSWERS, import_answers, skip_invalid)
 
 
-def _import_job(request: HttpRequest, kind: str, skip_invalid: bool) -> Status:
-    options = {"skip_invalid": skip_invalid}
-    return _accepted(start_job(kind, request.auth, data=request.body, options=options))
+def _import_jsonl(request: HttpRequest, kind: str, adapter, skip_invalid: bool):
+    """Import the body inline, or keep it for a job when it is large; a body of too many
+    lines is refused first, before a line is parsed or a job made."""
+    # Read from the stream: `request.body` would refuse a body past Django's
+    # DATA_UPLOAD_MAX_MEMORY_SIZE, a bound for forms; this one was bounded before any view
+    # ran, by REVIEW_MAX_JOB_UPLOAD_BYTES (review.middleware).
+    body = request.read()
+    check_line_count(count_lines(body))
+    if too_long := line_longer_than(body, settings.REVIEW_MAX_UPLOAD_BYTES):
+        raise HttpError(413, line_limit_message(*too_long))
+    if runs_in_background(kind, data=body):
+        options = {"skip_invalid": skip_invalid}
+        return _accepted(start_job(kind, request.auth, data=body, options=options))
+    return import_summary(adapter(body, skip_invalid=skip_invalid))
 
 
 @api.get(
@@ -639,6 +648,7 @@ def get_job(request: HttpRequest, job_id: int):
     if job is None or not job.visible_to(request.auth):
         missing = f"no job {job_id} of yours"
         return Status(404, {"detail": missing, "problems": [missing]})
+    job = job_status(job)
     fields = JobOut.model_fields
     return {name: getattr(job, name) for name in fields}
 

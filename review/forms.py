@@ -1,16 +1,19 @@
 """The app's forms: the two uploads on the plans list, a document's revision upload, the
 entry edit form (and the curator's, which settles a double review with it), a review policy.
 
-The edit form only carries what the editor typed: what makes an edit valid (offsets, the
-path grammar, the neighbours) is `review.actions.entries.edit_entry`'s to say, so its field
-errors are added to the form from the action's refusal.
+The edit form reads what the editor typed (whole-number offsets within the text, the title
+and path without surrounding space); what makes an edit valid beyond that (the path grammar,
+the neighbours, the paragraph boundaries) is `review.actions.entries.edit_entry`'s to say, so
+those field errors are added to the form from the action's refusal.
 """
 
 from __future__ import annotations
 
 from django import forms
+from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
+from review.actions.reviews import policy_reasons, policy_rules
 from review.models import Document, Entry, ReviewPolicy
 
 
@@ -57,6 +60,9 @@ class RevisionUploadForm(forms.Form):
     )
 
 
+OFFSET = "Enter a character offset (a whole number)."
+
+
 class EntryEditForm(forms.Form):
     title = forms.CharField(required=False, strip=False)
     path = forms.CharField(
@@ -64,9 +70,11 @@ class EntryEditForm(forms.Form):
         strip=False,
         help_text="Lower-case slugs (a–z, 0–9, single dashes) separated by “/”.",
     )
-    start = forms.CharField(required=False)
-    end = forms.CharField(required=False)
+    start = forms.IntegerField(min_value=0, error_messages={"required": OFFSET, "invalid": OFFSET})
+    end = forms.IntegerField(min_value=1, error_messages={"required": OFFSET, "invalid": OFFSET})
     note = forms.CharField(label="Note (optional)", required=False)
+    # The editor saw the nearest paragraph boundaries and kept their own offsets anyway.
+    keep_boundaries = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, entry: Entry, text_length: int, data=None):
         if data is not None:
@@ -82,7 +90,7 @@ class EntryEditForm(forms.Form):
             "end": entry.span_end,
         }
         super().__init__(data, initial=initial, auto_id=f"edit-%s-{entry.pk}")
-        self.keep_boundaries = data is not None and data.get("keep_boundaries") == "1"
+        self.text_length = text_length
         widgets = self.fields
         widgets["title"].widget.attrs.update(required=True, **{"data-autofocus": True})
         widgets["path"].widget.attrs.update(required=True, spellcheck="false")
@@ -96,25 +104,61 @@ class EntryEditForm(forms.Form):
                 }
             )
 
+    def clean_title(self) -> str:
+        return self.cleaned_data["title"].strip()
+
+    def clean_path(self) -> str:
+        return self.cleaned_data["path"].strip()
+
+    def clean_start(self) -> int:
+        return self._within_the_text(self.cleaned_data["start"])
+
+    def clean_end(self) -> int:
+        return self._within_the_text(self.cleaned_data["end"])
+
+    def clean_note(self) -> str:
+        return self.cleaned_data["note"].strip()
+
+    def _within_the_text(self, offset: int) -> int:
+        if offset > self.text_length:
+            raise forms.ValidationError(
+                f"The text has {self.text_length:,} characters: an offset is at most "
+                f"{self.text_length}, not {offset}."
+            )
+        return offset
+
     def edit_request(self) -> EditRequest:
-        """What the editor asked for, as typed (the action checks it)."""
-        data = self.data
+        """What the editor asked for, from the cleaned fields; what the form could not read
+        goes with it, for the action to refuse once it has checked the version."""
+        valid = self.is_valid()
+        data = self.cleaned_data
         return EditRequest(
             title=data.get("title", ""),
             path=data.get("path", ""),
-            start=data.get("start", ""),
-            end=data.get("end", ""),
-            note=data.get("note", "").strip(),
-            keep_boundaries=self.keep_boundaries,
+            start=data.get("start", 0),
+            end=data.get("end", 0),
+            note=data.get("note", ""),
+            keep_boundaries=data.get("keep_boundaries", False),
+            unreadable={} if valid else self._errors_by_field(),
         )
+
+    def _errors_by_field(self) -> dict[str, list[str]]:
+        # The action names the edit as a whole "form", as Django names it NON_FIELD_ERRORS.
+        return {
+            "form" if name == NON_FIELD_ERRORS else name: list(messages)
+            for name, messages in self.errors.items()
+        }
 
     def add_refusal(self, errors: dict[str, list[str]]) -> None:
         self.full_clean()
         for name, messages in errors.items():
             field = None if name == "form" else name
             for message in messages:
-                self.add_error(field, message)
-            if field:
+                # The form's own errors come back in the action's refusal: shown once.
+                if message not in self.errors.get(field or NON_FIELD_ERRORS, ()):
+                    self.add_error(field, message)
+        for field in self.errors:
+            if field in self.fields:
                 # The template gives the field's errors this id (Django marks it aria-invalid).
                 error_id = self.auto_id.replace("%s", f"{field}-error")
                 self.fields[field].widget.attrs["aria-describedby"] = error_id
@@ -147,7 +191,8 @@ class CurationEditForm(EntryEditForm):
 
     def settled_state(self) -> str | None:
         """The state asked for (None: kept, edited or accepted as the values say)."""
-        return self.data.get("state") or None
+        self.is_valid()
+        return self.cleaned_data.get("state") or None
 
 
 class ReviewPolicyForm(forms.Form):
@@ -162,23 +207,31 @@ class ReviewPolicyForm(forms.Form):
         help_text="Drawn reproducibly from each item's id and the seed.",
     )
     seed = forms.CharField(label="Seed", required=False, max_length=64)
-    reasons = forms.CharField(
-        label="Always for validator reasons",
+    reasons = forms.MultipleChoiceField(
+        label="Always for validator reasons (cases)",
         required=False,
-        max_length=2000,
-        help_text="Comma-separated (cases), e.g. uncited_claims.",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "%(value)s is not a validator reason."},
     )
-    rules = forms.CharField(
-        label="Always for proposer rules",
+    rules = forms.MultipleChoiceField(
+        label="Always for proposer rules (plans)",
         required=False,
-        max_length=2000,
-        help_text="Comma-separated (plans).",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"invalid_choice": "%(value)s is not a proposer rule."},
     )
     on_overturn = forms.BooleanField(
         label="Always when the first opinion overturns (case overturned, answer withdrawn)",
         required=False,
     )
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The codes that exist, each beside what it means: a typo cannot be saved.
+        for name, known in (("reasons", policy_reasons()), ("rules", policy_rules())):
+            self.fields[name].choices = [
+                (code, f"{code}: {meaning}" if code else meaning) for code, meaning in known.items()
+            ]
 
     @classmethod
     def for_policy(cls, policy: ReviewPolicy) -> ReviewPolicyForm:
@@ -187,8 +240,8 @@ class ReviewPolicyForm(forms.Form):
                 "mode": policy.mode,
                 "share_percent": policy.share_percent,
                 "seed": policy.seed,
-                "reasons": ", ".join(policy.reasons),
-                "rules": ", ".join(policy.rules),
+                "reasons": policy.reasons,
+                "rules": policy.rules,
                 "on_overturn": policy.on_overturn,
                 "version": policy.version,
             },
@@ -201,11 +254,7 @@ class ReviewPolicyForm(forms.Form):
             "mode": data["mode"],
             "share_percent": data["share_percent"],
             "seed": data["seed"].strip(),
-            "reasons": _listed(data["reasons"]),
-            "rules": _listed(data["rules"]),
+            "reasons": data["reasons"],
+            "rules": data["rules"],
             "on_overturn": data["on_overturn"],
         }
-
-
-def _listed(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]

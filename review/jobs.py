@@ -4,15 +4,26 @@ A job calls the same adapter function the inline path calls, with a progress cal
 records on the row how far it has come; the page and `GET /api/jobs/{id}` read that row. The
 input is kept on the row, so a failed job can be run again with exactly what was sent.
 Which inputs go to the background is `runs_in_background`'s to say (settings JOB_INLINE_*).
+
+A worker that dies (killed, out of memory, the machine restarted) cannot say so, and its job
+would show "running" for ever: a running job whose heartbeat (its start, then each progress
+write) is older than JOB_HEARTBEAT_SECONDS is reaped, marked failed with that reason, and can
+be retried. Whoever reads the job's status reaps it (the job page's poll, `GET /api/jobs/{id}`),
+because the one waiting on it must learn of it even when no worker runs at all any more; and
+the worker reaps every such job each time it starts one, so jobs a crashed worker left are
+failed once a worker runs again, whether anyone polls them or not.
 """
 
 from __future__ import annotations
 
 import io
 import time
+from contextlib import contextmanager
+from datetime import timedelta
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, OperationalError, connection, connections, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django_tasks import task
 from pypdf import PdfReader
@@ -21,7 +32,7 @@ from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.adapters.decision_log import decision_log_lines
 from review.adapters.errors import ImportRefused
-from review.adapters.jsonl import ImportResult
+from review.adapters.jsonl import ImportResult, count_lines
 from review.adapters.plans import propose_document
 from review.models import Job, JobOutputPart
 
@@ -33,20 +44,17 @@ PROGRESS_EVERY_SECONDS = 0.5
 def runs_in_background(kind: str, name: str = "", data: bytes = b"") -> bool:
     """Whether this input is long work: the whole-log export always, a document over
     JOB_INLINE_MAX_BYTES (or a PDF over JOB_INLINE_MAX_PDF_PAGES pages), a JSON-lines file
-    over JOB_INLINE_MAX_LINES lines."""
+    over JOB_INLINE_MAX_LINES lines. Anything larger than an upload (REVIEW_MAX_UPLOAD_BYTES)
+    is never run in a request, whatever those say."""
     if kind == Job.Kind.EXPORT_DECISIONS:
         return True
-    if len(data) > settings.JOB_INLINE_MAX_BYTES:
+    if len(data) > min(settings.JOB_INLINE_MAX_BYTES, settings.REVIEW_MAX_UPLOAD_BYTES):
         return True
     if kind == Job.Kind.PROPOSE:
         return (
             name.lower().endswith(".pdf") and _pdf_pages(data) > settings.JOB_INLINE_MAX_PDF_PAGES
         )
-    return line_count(data) > settings.JOB_INLINE_MAX_LINES
-
-
-def line_count(data: bytes) -> int:
-    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    return count_lines(data) > settings.JOB_INLINE_MAX_LINES
 
 
 def _pdf_pages(data: bytes) -> int:
@@ -65,7 +73,7 @@ def start_job(kind: str, user, *, name: str = "", data: bytes = b"", options=Non
         input_name=name,
         input_data=bytes(data),
         options=options or {},
-        total=line_count(data) if kind in (Job.Kind.IMPORT_CASES, Job.Kind.IMPORT_ANSWERS) else 0,
+        total=count_lines(data) if kind in (Job.Kind.IMPORT_CASES, Job.Kind.IMPORT_ANSWERS) else 0,
     )
     _enqueue(job)
     return job
@@ -98,11 +106,12 @@ def _enqueue(job: Job) -> None:
 @task()
 def run_job(job_id: int) -> None:
     """The worker's entry: run the job, recording how it went on its row."""
+    reap_dead_jobs()
     job = Job.objects.get(pk=job_id)
     job.status = Job.Status.RUNNING
-    job.started_at = timezone.now()
+    job.started_at = job.heartbeat_at = timezone.now()
     job.attempts += 1
-    job.save(update_fields=["status", "started_at", "attempts"])
+    job.save(update_fields=["status", "started_at", "heartbeat_at", "attempts"])
     try:
         job.result = _RUNNERS[job.kind](job, _Progress(job))
     except ImportRefused as refused:
@@ -114,6 +123,60 @@ def run_job(job_id: int) -> None:
     job.status = Job.Status.SUCCEEDED
     job.finished_at = timezone.now()
     job.save()
+
+
+def unheard_reason() -> str:
+    return (
+        f"the worker stopped: nothing was heard from this job for "
+        f"{settings.JOB_HEARTBEAT_SECONDS:,} seconds (REVIEW_JOB_HEARTBEAT_SECONDS); retry it"
+    )
+
+
+def reap_dead_jobs(jobs: QuerySet[Job] | None = None) -> int:
+    """Mark failed each running job of `jobs` (every job, by default) whose worker has said
+    nothing for JOB_HEARTBEAT_SECONDS, and say how many. One UPDATE, conditional on the
+    heartbeat in the row, so a job heard from meanwhile is left alone."""
+    moment = timezone.now()
+    unheard = (Job.objects.all() if jobs is None else jobs).unheard_since(
+        moment - timedelta(seconds=settings.JOB_HEARTBEAT_SECONDS)
+    )
+    reason = unheard_reason()
+    try:
+        with _without_waiting_for_a_writer(), transaction.atomic():
+            return unheard.update(
+                status=Job.Status.FAILED, error=reason, problems=[reason], finished_at=moment
+            )
+    except OperationalError as refused:
+        if "locked" not in str(refused):
+            raise
+        return 0
+
+
+def job_status(job: Job) -> Job:
+    """The job as whoever waits on it should see it: reaped first if its worker is gone."""
+    moment = timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_SECONDS)
+    if job.unheard_since(moment) and reap_dead_jobs(Job.objects.filter(pk=job.pk)):
+        job.refresh_from_db()
+    return job
+
+
+@contextmanager
+def _without_waiting_for_a_writer():
+    """On SQLite, a live import holds the database's one write lock for its whole transaction,
+    where its heartbeat cannot be written for anyone to see. A reaper that cannot take the
+    lock at once knows a writer is alive, and reaps nothing this time rather than wait for it
+    (or wrongly fail the import)."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    waits = int(connection.settings_dict.get("OPTIONS", {}).get("timeout", 5) * 1000)
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA busy_timeout = {waits}")
 
 
 def _fail(job: Job, problems: list[str]) -> None:
@@ -144,12 +207,16 @@ class _Progress:
 
 
 def _write_progress(job: Job) -> None:
-    """An import reads and writes its lines inside its one transaction, where an UPDATE of
-    the job's row would show no one until the end. On PostgreSQL it is written on a
-    connection of its own, so the page polling the job sees the lines go by; SQLite takes
-    one writer at a time, so there the job's progress shows when it ends."""
+    """Progress is the job's heartbeat too. An import reads and writes its lines inside its
+    one transaction, where an UPDATE of the job's row would show no one until the end. On
+    PostgreSQL it is written on a connection of its own, so the page polling the job sees
+    the lines go by; SQLite takes one writer at a time, so there the job's progress shows
+    when it ends (and the import's hold on the write lock says it is alive)."""
+    job.heartbeat_at = timezone.now()
     if not connection.in_atomic_block:
-        Job.objects.filter(pk=job.pk).update(progress=job.progress, total=job.total)
+        Job.objects.filter(pk=job.pk).update(
+            progress=job.progress, total=job.total, heartbeat_at=job.heartbeat_at
+        )
         return
     if connection.vendor == "sqlite":
         return
@@ -157,8 +224,9 @@ def _write_progress(job: Job) -> None:
     try:
         with aside.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {Job._meta.db_table} SET progress = %s, total = %s WHERE id = %s",  # noqa: S608 (a table name, not input)
-                [job.progress, job.total, job.pk],
+                f"UPDATE {Job._meta.db_table} SET progress = %s, total = %s, heartbeat_at = %s "  # noqa: S608 (a table name, not input)
+                "WHERE id = %s",
+                [job.progress, job.total, job.heartbeat_at, job.pk],
             )
     finally:
         aside.close()

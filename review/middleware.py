@@ -3,7 +3,8 @@ JSON `{"detail", "problems"}` under the API, plain text elsewhere.
 
 - RefuseOversizedBodies: a body longer than REVIEW_MAX_UPLOAD_BYTES answers 413 naming the
   limit, before anything reads it (a 60 MB upload would otherwise be held in memory, parsed
-  and proposed on).
+  and proposed on); the API's JSON-lines imports, which send a large body to a job, take up
+  to REVIEW_MAX_JOB_UPLOAD_BYTES.
 - RefuseNulInForms: a form post or a query holding the NUL character, naming the field:
   PostgreSQL cannot store or compare it in text, so a note, a title or a list filter with one
   would otherwise fail as a server error (on SQLite it would be kept, and differ between the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.deprecation import MiddlewareMixin
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -31,13 +32,37 @@ def refusal(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
-def upload_limit_message(size: int | None = None) -> str:
-    limit = settings.REVIEW_MAX_UPLOAD_BYTES
+# The routes whose large bodies go to a job (review.api's JSON-lines imports).
+JOB_UPLOAD_ROUTES = frozenset({"api:post_cases", "api:post_answers"})
+
+
+def upload_limit_message(size: int | None = None, setting: str = "REVIEW_MAX_UPLOAD_BYTES") -> str:
+    limit = getattr(settings, setting)
     sent = f" this one is {size:,} bytes;" if size is not None else ""
     return (
         f"the request is too large:{sent} at most {limit:,} bytes "
-        f"({limit / 1024 / 1024:.0f} MiB) are taken (REVIEW_MAX_UPLOAD_BYTES)"
+        f"({limit / 1024 / 1024:.0f} MiB) are taken ({setting})"
     )
+
+
+def line_limit_message(number: int, size: int) -> str:
+    limit = settings.REVIEW_MAX_UPLOAD_BYTES
+    return (
+        f"a line is too large: line {number} is {size:,} bytes; at most {limit:,} bytes "
+        f"({limit / 1024 / 1024:.0f} MiB) are taken in one line (REVIEW_MAX_UPLOAD_BYTES)"
+    )
+
+
+def body_limit_setting(request: HttpRequest) -> str:
+    """The setting that bounds this request's body: the job's, for a route that sends a
+    large body to a job; the upload limit everywhere else."""
+    if request.method == "POST":
+        try:
+            if resolve(request.path_info).view_name in JOB_UPLOAD_ROUTES:
+                return "REVIEW_MAX_JOB_UPLOAD_BYTES"
+        except Resolver404:
+            pass
+    return "REVIEW_MAX_UPLOAD_BYTES"
 
 
 class RefuseOversizedBodies(MiddlewareMixin):
@@ -48,7 +73,9 @@ class RefuseOversizedBodies(MiddlewareMixin):
         except ValueError:
             return refusal(request, 400, "the Content-Length header is not a number")
         if size > settings.REVIEW_MAX_UPLOAD_BYTES:
-            return refusal(request, 413, upload_limit_message(size))
+            setting = body_limit_setting(request)
+            if size > getattr(settings, setting):
+                return refusal(request, 413, upload_limit_message(size, setting))
         return None
 
 

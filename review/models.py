@@ -1089,6 +1089,14 @@ class ConflictMet(models.Model):
         return f"{self.user_id} met a conflict on {self.object_type} {self.object_id}"
 
 
+class JobQuerySet(models.QuerySet):
+    def unheard_since(self, moment) -> JobQuerySet:
+        """The twin of `Job.unheard_since`: running jobs nothing was heard from since `moment`."""
+        return self.filter(status=Job.Status.RUNNING).filter(
+            Q(heartbeat_at__lt=moment) | Q(heartbeat_at__isnull=True, started_at__lt=moment)
+        )
+
+
 class Job(models.Model):
     """Long work run by the task worker: proposing a large document, importing a large
     JSON-lines file, exporting the whole decision log. The input is kept, so a failed job
@@ -1135,7 +1143,11 @@ class Job(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When the worker last said it is at this job (it starts it, or writes its progress).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = JobQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -1150,6 +1162,12 @@ class Job(models.Model):
     @property
     def can_retry(self) -> bool:
         return self.status == self.Status.FAILED
+
+    def unheard_since(self, moment) -> bool:
+        """Whether the job runs but its worker has said nothing since `moment` (the queryset
+        twin: `Job.objects.unheard_since`)."""
+        heard = self.heartbeat_at or self.started_at
+        return self.status == self.Status.RUNNING and heard is not None and heard < moment
 
     @property
     def unit(self) -> str:

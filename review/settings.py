@@ -170,7 +170,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-AUTH_PASSWORD_VALIDATORS = []  # the demo users share the password "demo"
+# Outside the demo (whose users share the password "demo"), Django's own checks hold every
+# password set with createsuperuser, changepassword or the admin.
+AUTH_PASSWORD_VALIDATORS = (
+    [
+        {"NAME": f"django.contrib.auth.password_validation.{name}"}
+        for name in (
+            "UserAttributeSimilarityValidator",
+            "MinimumLengthValidator",
+            "CommonPasswordValidator",
+            "NumericPasswordValidator",
+        )
+    ]
+    if PRODUCTION
+    else []
+)
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -262,6 +276,9 @@ DASHBOARD_CACHE_SECONDS = int(os.environ.get("REVIEW_DASHBOARD_CACHE_SECONDS", "
 # Every door (upload forms, the API, the commands) refuses more than this, naming the limit,
 # before any work is done.
 REVIEW_MAX_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_UPLOAD_BYTES", 10 * 1024 * 1024))
+# The API's JSON-lines imports (POST /api/cases, /api/answers) take a larger body, as a job:
+# the worker imports it a batch at a time, and the request only keeps it.
+REVIEW_MAX_JOB_UPLOAD_BYTES = int(os.environ.get("REVIEW_MAX_JOB_UPLOAD_BYTES", 100 * 1024 * 1024))
 # A cap on proposed segments is 0 (none) or at least this many characters: a cap of 1 turns
 # one document into thousands of entries.
 REVIEW_MIN_SEGMENT_CHARS = 200
@@ -287,3 +304,6 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 JOB_INLINE_MAX_BYTES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_BYTES", str(1024 * 1024)))
 JOB_INLINE_MAX_PDF_PAGES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_PDF_PAGES", "20"))
 JOB_INLINE_MAX_LINES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_LINES", "1000"))
+# A running job whose worker said nothing (no start, no progress) for this long is marked
+# failed, and can be retried: its worker died.
+JOB_HEARTBEAT_SECONDS = int(os.environ.get("REVIEW_JOB_HEARTBEAT_SECONDS", "300"))

@@ -7,7 +7,7 @@ what is checked here is what only the database knows: neighbours, path uniquenes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from grounding.anchors import PLACED, Anchor, make_anchor
 from grounding.paragraphs import (
@@ -320,11 +320,14 @@ def _path_taken(entry: Entry, path: str) -> bool:
 class EditRequest:
     title: str
     path: str
-    start: str | int
-    end: str | int
+    start: int
+    end: int
     note: str = ""
     # The editor saw the nearest paragraph boundaries and kept their own offsets anyway.
     keep_boundaries: bool = False
+    # What the form could not read, by field: refused after the version check, so that a
+    # decision someone made meanwhile is a conflict first.
+    unreadable: dict[str, list[str]] = field(default_factory=dict)
 
 
 def edit_entry(
@@ -344,6 +347,8 @@ def edit_entry(
     # Offers and field errors redraw the form at the entry's version now: one the editor
     # never saw is a conflict first, or the next submit would overwrite it unseen.
     ensure_seen(entry, expected_version)
+    if request.unreadable:
+        raise EditRefused(request.unreadable)
     text = entry.plan.document_text
     title, path, start, end = _checked_edit(entry, request, text)
     if not request.keep_boundaries:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from django.db.models import Model, Q, QuerySet
 
+from grounding.evidence import REASON_DESCRIPTIONS
+from grounding.propose import RULE_DESCRIPTIONS
 from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
 from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
-from review.models import Answer, Case, Decision, ReviewPolicy, SecondOpinions
+from review.models import Answer, Case, Decision, Entry, ReviewPolicy, SecondOpinions
 from review.permissions import can_curate
 
 Queue = ReviewPolicy.Queue
@@ -32,6 +34,21 @@ def policy_for(queue: str) -> ReviewPolicy:
 
 def queue_of(item: Model) -> str:
     return Queue.CASES if isinstance(item, Case) else Queue.ANSWERS
+
+
+def policy_reasons() -> dict[str, str]:
+    """The validator reasons a cases policy may list, each with what it means: every reason
+    `grounding.evidence` reports, and "" for a rationale that passed."""
+    return {**REASON_DESCRIPTIONS, "": "passed: the validator found nothing wrong"}
+
+
+def policy_rules() -> dict[str, str]:
+    """The proposer rules a plans policy may list, each with what it proposes: the
+    proposer's own, and any other rule a stored entry names (a plan imported from elsewhere
+    names rules of its own proposer)."""
+    stored = Entry.objects.order_by().values_list("rules", flat=True).distinct()
+    imported = {rule for rules in stored for rule in rules or ()} - set(RULE_DESCRIPTIONS)
+    return {**RULE_DESCRIPTIONS, **dict.fromkeys(sorted(imported), "named by an imported plan")}
 
 
 def set_policy(
@@ -63,6 +80,16 @@ def set_policy(
     for name, values in (("validator reasons", reasons), ("proposer rules", rules)):
         if len(values) > MAX_CONDITIONS or any(len(v) > 200 for v in values):
             raise ActionRefused(f"At most {MAX_CONDITIONS} {name} of up to 200 characters each.")
+    # A condition nobody can meet would be saved and never fire: a typo is refused here.
+    for name, values, known in (
+        ("validator reason", reasons, policy_reasons()),
+        ("proposer rule", rules, policy_rules() if rules else {}),
+    ):
+        if unknown := [value for value in values if value not in known]:
+            raise ActionRefused(
+                f"No {name} is called {', '.join(map(repr, unknown))}; "
+                f"the {name}s are {', '.join(repr(code) for code in known)}."
+            )
     policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
     return decide(
         policy,

@@ -47,7 +47,7 @@ class AnswerRecord:
 
 
 def import_answers(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None
+    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
 ) -> ImportResult:
     """Import an answers file: all of it, or (with skip_invalid) its good lines.
 
@@ -64,6 +64,7 @@ def import_answers(
         skip_invalid=skip_invalid,
         kind="answer_id",
         on_line=on_line,
+        max_lines=max_lines,
     )
 
 

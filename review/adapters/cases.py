@@ -55,7 +55,7 @@ class CaseRecord:
 
 
 def import_cases(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None
+    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
 ) -> ImportResult:
     """Import a cases file: all of it, or (with skip_invalid) its good lines.
 
@@ -72,6 +72,7 @@ def import_cases(
         skip_invalid=skip_invalid,
         kind="case_id",
         on_line=on_line,
+        max_lines=max_lines,
     )
 
 

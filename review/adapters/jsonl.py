@@ -96,6 +96,43 @@ def read_lines(lines: Iterable[str | bytes] | str | bytes) -> Iterator[Line]:
         yield _parse(number, raw)
 
 
+def count_lines(data: bytes) -> int:
+    """How many lines `read_lines` numbers in `data` (blank ones too), counted without
+    splitting it: a line ends at "\n", "\r\n" or a lone "\r"."""
+    ends = data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+    return ends + (1 if data and not data.endswith((b"\n", b"\r")) else 0)
+
+
+def too_many_lines(max_lines: int, raised_by: str = "REVIEW_MAX_IMPORT_LINES") -> ImportRefused:
+    return ImportRefused(
+        f"the file has more than {max_lines:,} lines; at most that many are taken "
+        f"in one import ({raised_by}): split it"
+    )
+
+
+def check_line_count(
+    count: int, max_lines: int | None = None, raised_by: str = "REVIEW_MAX_IMPORT_LINES"
+) -> None:
+    """Refuse (ImportRefused) an import of more lines than it may hold, before any is read."""
+    max_lines = settings.REVIEW_MAX_IMPORT_LINES if max_lines is None else max_lines
+    if count > max_lines:
+        raise too_many_lines(max_lines, raised_by)
+
+
+def line_longer_than(data: bytes, limit: int) -> tuple[int, int] | None:
+    """The number and size of the first line of `data` longer than `limit` bytes, if any:
+    every door holds one line of an import to what one upload may hold."""
+    if len(data) <= limit:
+        return None
+    number = 0
+    for chunk in io.BytesIO(data):
+        for line in chunk.splitlines(keepends=True):
+            number += 1
+            if len(line) > limit:
+                return number, len(line)
+    return None
+
+
 def split_lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
     """Lines of bytes (as a binary file gives them, at each "\n") broken again where
     `bytes.splitlines` breaks them: at "\n", "\r\n" or a lone "\r"."""
@@ -267,6 +304,7 @@ def import_lines(
     skip_invalid: bool = False,
     kind: str,
     on_line: LineProgress | None = None,
+    max_lines: int | None = None,
 ) -> ImportResult:
     """Read, check and store the lines a batch at a time, all in one transaction.
 
@@ -277,23 +315,22 @@ def import_lines(
     of a new record (raising LineProblems for one that cannot be stored), and `write(rows)`
     bulk-creates a batch of them.
     Without `skip_invalid`, any bad line refuses the whole file with ImportRefused, and
-    nothing is written. `on_line(number)` hears each line as it is read.
+    nothing is written. `on_line(number)` hears each line as it is read. More lines than
+    `max_lines` (by default REVIEW_MAX_IMPORT_LINES) refuse the file; a door that can count
+    them first (`check_line_count`) refuses it before anything is read.
     """
     bad = _BadLines(keep_raw=skip_invalid)
     # The one thing kept per line of the file: where each identifier first stood.
     first_seen: dict[str, int] = {}
     seen_any = False
-    max_lines = settings.REVIEW_MAX_IMPORT_LINES
+    max_lines = settings.REVIEW_MAX_IMPORT_LINES if max_lines is None else max_lines
     result = ImportResult()
     pending = _Pending()
     store = _BatchStore(model, kind, identify, prepare, write, result, bad)
     with transaction.atomic():
         for line in read_lines(lines):
             if line.number > max_lines:
-                raise ImportRefused(
-                    f"the file has more than {max_lines:,} lines; at most that many are taken "
-                    "in one import (REVIEW_MAX_IMPORT_LINES): split it"
-                )
+                raise too_many_lines(max_lines)
             seen_any = True
             if on_line is not None:
                 on_line(line.number)

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
-from review.adapters.jsonl import ImportResult, split_lines, write_rejects
-from review.management.commands._common import REFUSED, file_lines
+from review.adapters.jsonl import ImportResult, check_line_count, split_lines, write_rejects
+from review.management.commands._common import REFUSED, file_lines, lines_up_to
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -23,7 +24,9 @@ def default_rejects_path(path: Path) -> Path:
 class JsonlImportCommand(BaseCommand):
     noun = "records"
 
-    def import_file(self, data: Iterable[bytes], *, skip_invalid: bool) -> ImportResult:
+    def import_file(
+        self, data: Iterable[bytes], *, skip_invalid: bool, max_lines: int
+    ) -> ImportResult:
         raise NotImplementedError
 
     def add_arguments(self, parser):
@@ -38,8 +41,23 @@ class JsonlImportCommand(BaseCommand):
             type=Path,
             help="where --skip-invalid writes the bad lines (default: FILE.rejected.jsonl)",
         )
+        parser.add_argument(
+            "--max-lines",
+            type=_positive,
+            metavar="N",
+            help="take a file of up to N lines (default: REVIEW_MAX_IMPORT_LINES, "
+            f"{settings.REVIEW_MAX_IMPORT_LINES:,})",
+        )
 
-    def handle(self, *args, file: Path, skip_invalid: bool, rejects_out: Path | None, **options):
+    def handle(
+        self,
+        *args,
+        file: Path,
+        skip_invalid: bool,
+        rejects_out: Path | None,
+        max_lines: int | None,
+        **options,
+    ):
         if rejects_out and not skip_invalid:
             raise CommandError(
                 "--rejects-out only makes sense with --skip-invalid", returncode=REFUSED
@@ -50,15 +68,25 @@ class JsonlImportCommand(BaseCommand):
                 f"{target} is the file being imported; choose another --rejects-out",
                 returncode=REFUSED,
             )
-        lines_read = file_lines(file, "file")
+        max_lines = max_lines or settings.REVIEW_MAX_IMPORT_LINES
         try:
-            # Read as it is imported, a line at a time: memory does not grow with the file.
-            result = self.import_file(split_lines(lines_read), skip_invalid=skip_invalid)
+            # Counted first, so a file too long is refused before any line is parsed.
+            check_line_count(
+                lines_up_to(file, "file", max_lines),
+                max_lines,
+                "REVIEW_MAX_IMPORT_LINES, or --max-lines",
+            )
+            lines_read = file_lines(file, "file")
+            try:
+                # Read as it is imported, a line at a time: memory does not grow with the file.
+                result = self.import_file(
+                    split_lines(lines_read), skip_invalid=skip_invalid, max_lines=max_lines
+                )
+            finally:
+                lines_read.close()
         except ImportRefused as exc:
             lines = "\n".join(f"  {problem}" for problem in exc.problems)
             raise CommandError(f"{file}: nothing imported.\n{lines}", returncode=REFUSED) from exc
-        finally:
-            lines_read.close()
         summary = (
             f"{file}: {result.created} {self.noun} created, {result.unchanged} unchanged, "
             f"{len(result.rejected)} rejected"
@@ -69,3 +97,10 @@ class JsonlImportCommand(BaseCommand):
                 self.stderr.write(f"  line {number}: {message}")
             summary += f" (bad lines written to {target})"
         self.stdout.write(summary)
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise ValueError(value)
+    return number

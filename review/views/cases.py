@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from grounding.evidence import VALIDATION_REASONS
+from grounding.evidence import REASON_DESCRIPTIONS, VALIDATION_REASONS
 from review.actions import leases
 from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.actions.leases import with_holders
@@ -34,15 +34,7 @@ CASES_PER_PAGE = 50
 QUEUE_KEYS = order_keys(Case, Case.QUEUE_ORDER)
 
 # What a validator reason means, for people.
-REASON_LABELS = {
-    "": "passed",
-    "empty_rationale": "empty rationale",
-    "no_citations": "no citations",
-    "hallucinated_evidence_ids": "cites evidence that does not exist",
-    "cited_non_success_evidence": "cites evidence that did not succeed",
-    "uncited_claims": "claims without a citation",
-    "cited_field_mismatch": "declared ids differ from the ids in the text",
-}
+REASON_LABELS = {"": "passed", **REASON_DESCRIPTIONS}
 PASSED = "passed"  # the filter value for cases whose rationale passed
 
 # --- The queue ------------------------------------------------------------------

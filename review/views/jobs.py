@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from review.jobs import retry_job, start_job
+from review.jobs import job_status, retry_job, start_job
 from review.models import Job
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
@@ -36,7 +36,7 @@ def may_start(user, kind: str) -> bool:
 
 @require_GET
 def job_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    job = _get_job_for_user(request, pk)
+    job = job_status(_get_job_for_user(request, pk))
     template = "review/job.html#job-status" if request.htmx else "review/job.html"
     return render(
         request,

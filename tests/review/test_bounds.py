@@ -19,7 +19,7 @@ from django.urls import reverse
 from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import import_plan, propose_document
-from review.models import Decision, Plan
+from review.models import Decision, Job, Plan
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 from tests.builders.decisions import logged
@@ -108,12 +108,134 @@ def test_a_command_refuses_a_file_over_the_limit_without_reading_it_all(
     assert row_counts() == before
 
 
-def test_a_jsonl_command_refuses_a_file_over_the_limit(tmp_path: Path, small_uploads) -> None:
-    lines = tmp_path / "cases.jsonl"
-    lines.write_text("\n".join(case_line(f"c-{n}") for n in range(40)) + "\n")
+def cases_file(path: Path, count: int) -> Path:
+    path.write_text("".join(case_line(f"c-{n}") + "\n" for n in range(count)))
+    return path
 
-    with pytest.raises(CommandError, match="larger than 4,096 bytes"):
+
+def refuse_parsing(monkeypatch) -> None:
+    """Make parsing any line fail the test: a refusal that comes first never gets there."""
+
+    def parse(number, raw):
+        raise AssertionError(f"line {number} was parsed")
+
+    monkeypatch.setattr("review.adapters.jsonl._parse", parse)
+
+
+def test_a_jsonl_command_imports_a_file_larger_than_the_upload_limit(
+    tmp_path: Path, small_uploads
+) -> None:
+    # The command streams a local file: the upload limit of a web request is no bound on it.
+    lines = cases_file(tmp_path / "cases.jsonl", 40)
+    assert lines.stat().st_size > LIMIT
+    out = StringIO()
+
+    call_command("import_cases", str(lines), stdout=out, stderr=StringIO())
+
+    assert "40 cases created" in out.getvalue()
+    assert row_counts()["Case"] == 40
+
+
+def test_a_jsonl_command_refuses_one_line_longer_than_the_upload_limit(
+    tmp_path: Path, small_uploads
+) -> None:
+    lines = tmp_path / "cases.jsonl"
+    lines.write_text(case_line("c-1") + "\n" + case_line("c-2", text="x" * LIMIT) + "\n")
+
+    with pytest.raises(CommandError, match="line 2 of file .* is larger than 4,096 bytes"):
         call_command("import_cases", str(lines), stdout=StringIO(), stderr=StringIO())
+
+    assert row_counts()["Case"] == 0
+
+
+@pytest.mark.parametrize("command", ["import_cases", "import_answers"])
+def test_a_jsonl_command_refuses_a_file_of_too_many_lines_before_parsing_any(
+    tmp_path: Path, settings, monkeypatch, command: str
+) -> None:
+    settings.REVIEW_MAX_IMPORT_LINES = 3
+    lines = cases_file(tmp_path / "lines.jsonl", 4)
+    refuse_parsing(monkeypatch)
+    before = row_counts()
+
+    with pytest.raises(CommandError) as error:
+        call_command(command, str(lines), stdout=StringIO(), stderr=StringIO())
+
+    assert error.value.returncode == 2
+    assert "more than 3 lines" in str(error.value) and "--max-lines" in str(error.value)
+    assert row_counts() == before
+
+
+def test_max_lines_raises_the_bound_for_one_import(tmp_path: Path, settings) -> None:
+    settings.REVIEW_MAX_IMPORT_LINES = 3
+    lines = cases_file(tmp_path / "cases.jsonl", 5)
+    out = StringIO()
+
+    call_command("import_cases", str(lines), "--max-lines", "5", stdout=out, stderr=StringIO())
+
+    assert "5 cases created" in out.getvalue()
+    with pytest.raises(CommandError, match="more than 4 lines"):
+        call_command("import_cases", str(lines), "--max-lines", "4", stdout=StringIO())
+
+
+def test_an_api_import_over_the_upload_limit_is_kept_for_a_job_up_to_the_job_limit(
+    api, small_uploads, settings
+) -> None:
+    settings.REVIEW_MAX_JOB_UPLOAD_BYTES = LIMIT * 8
+    # Past Django's bound for a form's body too: the import reads its body from the stream.
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = LIMIT
+    body = "".join(case_line(f"c-{n}") + "\n" for n in range(40)).encode()
+    assert LIMIT < len(body) <= LIMIT * 8
+
+    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+
+    assert response.status_code == 202
+    assert bytes(Job.objects.get(pk=response.json()["job"]).input_data) == body
+    assert row_counts()["Case"] == 0  # the worker imports it
+
+
+def test_an_api_import_over_the_job_limit_is_413_naming_that_limit(
+    api, small_uploads, settings
+) -> None:
+    settings.REVIEW_MAX_JOB_UPLOAD_BYTES = LIMIT * 2
+    body = "".join(case_line(f"c-{n}") + "\n" for n in range(40)).encode()
+
+    for path in ("/api/cases", "/api/answers"):
+        response = api.post(path, body, content_type="application/x-ndjson")
+
+        assert response.status_code == 413
+        assert f"at most {LIMIT * 2:,} bytes" in response.json()["detail"]
+        assert "REVIEW_MAX_JOB_UPLOAD_BYTES" in response.json()["detail"]
+    assert not Job.objects.exists()
+
+
+def test_an_api_import_with_one_line_longer_than_the_upload_limit_is_413_and_no_job(
+    api, small_uploads
+) -> None:
+    body = (case_line("c-1") + "\n" + case_line("c-2", text="x" * LIMIT) + "\n").encode()
+
+    response = api.post("/api/answers", body, content_type="application/x-ndjson")
+
+    assert response.status_code == 413
+    assert response.json()["detail"].startswith("a line is too large: line 2 is ")
+    assert "at most 4,096 bytes" in response.json()["detail"]
+    assert not Job.objects.exists()
+
+
+@pytest.mark.parametrize("inline_lines", [1000, 1], ids=["inline", "as-a-job"])
+def test_an_api_import_of_too_many_lines_is_refused_before_parsing_or_a_job(
+    api, settings, monkeypatch, inline_lines: int
+) -> None:
+    settings.REVIEW_MAX_IMPORT_LINES = 3
+    settings.JOB_INLINE_MAX_LINES = inline_lines
+    refuse_parsing(monkeypatch)
+    body = "".join(case_line(f"c-{n}") + "\n" for n in range(4))
+    before = row_counts()
+
+    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+
+    assert response.status_code == 422
+    assert "more than 3 lines" in response.json()["detail"]
+    assert row_counts() == before
 
 
 # --- the proposer's cap and a plan's entries ---------------------------------------------------

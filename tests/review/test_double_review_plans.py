@@ -156,7 +156,7 @@ def test_only_curators_see_the_curation_view(client, plan, editor):
 def test_a_listed_proposer_rule_always_asks_for_two_even_at_a_zero_share():
     from review.actions.plan_reviews import is_double_reviewed
 
-    double_review("plans", share_percent=0, rules=["rule:no-such-rule"])
+    double_review("plans", share_percent=0, rules=["rule:pdf-outline"])
     plain = make_plan(2, name="a.md")
     assert not is_double_reviewed(plain)
 

@@ -1,5 +1,6 @@
 """Jobs through the real worker: `manage.py db_worker` in a subprocess on the tests' own
-database, and the wrapper `make demo` and `make serve` start it with."""
+database (one of them killed mid-job, its job reaped and retried), and the wrapper `make demo`
+and `make serve` start it with."""
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
-from review.jobs import retry_job, start_job
+from review.jobs import reap_dead_jobs, retry_job, start_job
 from review.models import Case, Job
 from tests.builders.cases_answers import case_line, make_case
-from tests.builders.worker import DATABASE_TASKS, ROOT, run_worker, worker_env
+from tests.builders.worker import DATABASE_TASKS, ROOT, WORKER_SECONDS, run_worker, worker_env
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,6 +55,86 @@ def test_a_job_that_failed_in_the_worker_is_retried_there_after_the_fix(editor) 
     run_worker()
     job.refresh_from_db()
     assert (job.status, job.attempts, job.result["created"]) == (Job.Status.SUCCEEDED, 2, 1)
+
+
+# The real worker, whose job blocks in its progress write once the write is made: the worker
+# is then killed mid-job, as the machine's out-of-memory killer or a pulled plug would.
+BLOCKING_WORKER = """
+import sys
+import threading
+from pathlib import Path
+
+import django
+
+django.setup()
+from django.core.management import call_command
+
+from review import jobs
+
+write_progress = jobs._write_progress
+
+
+def write_then_block(job):
+    write_progress(job)
+    Path(sys.argv[1]).write_text(str(job.pk))
+    threading.Event().wait()
+
+
+jobs._write_progress = write_then_block
+call_command("db_worker", "--batch", "--no-startup-delay", "--no-reload")
+"""
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + WORKER_SECONDS
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {WORKER_SECONDS} s for {what}"
+        time.sleep(0.05)
+
+
+def test_a_job_whose_worker_is_killed_mid_job_is_reaped_and_its_retry_runs(
+    editor, settings, tmp_path
+) -> None:
+    data = "".join(case_line(f"c-{n}") + "\n" for n in range(3)).encode()
+    job = start_job(Job.Kind.IMPORT_CASES, editor, data=data)
+    blocked = tmp_path / "blocked"
+    worker = subprocess.Popen(  # noqa: S603 - this Python, our own snippet
+        [sys.executable, "-c", BLOCKING_WORKER, str(blocked)],
+        cwd=ROOT,
+        env={**worker_env(), "DJANGO_SETTINGS_MODULE": "review.settings"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        wait_for(lambda: blocked.exists() or worker.poll() is not None, "the job to block")
+        assert worker.poll() is None, worker.stderr.read()
+        job.refresh_from_db()
+        assert job.status == Job.Status.RUNNING and job.heartbeat_at is not None
+        # Alive and heard from: not reaped.
+        assert reap_dead_jobs() == 0
+        if connection.vendor == "sqlite":
+            # Its import holds SQLite's one write lock, where no heartbeat can be written:
+            # alive, however long ago it was heard from.
+            settings.JOB_HEARTBEAT_SECONDS = 0
+            assert reap_dead_jobs() == 0
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=WORKER_SECONDS)
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+        worker.stderr.close()
+
+    settings.JOB_HEARTBEAT_SECONDS = 0  # as if that long had passed since its last heartbeat
+    assert reap_dead_jobs() == 1
+    job.refresh_from_db()
+    assert job.status == Job.Status.FAILED
+    assert job.error.startswith("the worker stopped: nothing was heard from this job")
+    assert not Case.objects.exists()  # its transaction died with it
+    retry_job(job)
+    run_worker()
+    job.refresh_from_db()
+    assert (job.status, job.attempts, job.result["created"]) == (Job.Status.SUCCEEDED, 2, 3)
 
 
 # --- the wrapper ---------------------------------------------------------------------------

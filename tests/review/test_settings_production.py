@@ -253,3 +253,43 @@ def test_gunicorn_with_the_projects_config_serves_production_behind_an_https_pro
     assert proxied.status == 200
     assert proxied.getheader("Strict-Transport-Security").startswith("max-age=31536000")
     assert "default-src 'none'" in proxied.getheader("Content-Security-Policy")
+
+
+CHECK_PASSWORD = """
+import sys
+import django
+django.setup()
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+try:
+    validate_password(sys.argv[1])
+except ValidationError as refused:
+    print(" ".join(refused.messages))
+    raise SystemExit(1)
+"""
+
+
+def check_password(env: dict[str, str], password: str) -> subprocess.CompletedProcess:
+    return subprocess.run(  # noqa: S603 - our own snippet, run with this Python
+        [sys.executable, "-c", CHECK_PASSWORD, password],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "review.settings"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_production_refuses_a_weak_password_and_takes_a_strong_one(production):
+    weak = check_password(production, "demo")
+    strong = check_password(production, secrets.token_urlsafe(16))
+
+    assert weak.returncode == 1, weak.stderr
+    assert "too short" in weak.stdout and "too common" in weak.stdout
+    assert strong.returncode == 0, strong.stdout + strong.stderr
+
+
+def test_the_demo_takes_its_shared_password(production):
+    demo = {**production, "DJANGO_ENV": "demo", "DJANGO_SECRET_KEY": ""}
+
+    assert check_password(demo, "demo").returncode == 0

@@ -173,3 +173,59 @@ def test_an_edit_that_meets_another_s_decision_keeps_what_was_typed_beside_it(
     again = post_edit(client, entry, title="My careful new title")
     assert again.status_code == 200
     assert Entry.objects.get(pk=entry.pk).title == "My careful new title"
+
+
+def test_the_form_hands_the_action_whole_numbers_it_read_not_the_text_typed(plan) -> None:
+    from review.forms import EntryEditForm
+
+    entry = entries_of(plan)[1]
+    typed = {"title": "  Scope ", "path": "handbook/scope", "start": " 12 ", "end": "40"}
+
+    request = EntryEditForm(entry, len(plan.document.text), typed).edit_request()
+
+    assert (request.title, request.start, request.end) == ("Scope", 12, 40)
+    assert request.unreadable == {}
+
+
+def test_an_offset_past_the_text_is_refused_beside_its_field(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    length = len(plan.document.text)
+    client.force_login(editor)
+
+    response = post_edit(client, entry, end=length + 10)
+
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert f'<span class="form-errors" id="edit-end-error-{entry.pk}">' in body
+    assert f"an offset is at most {length}, not {length + 10}" in body
+    assert f'aria-describedby="edit-end-error-{entry.pk}"' in body
+    assert f'value="{length + 10}"' in body  # kept as typed
+    assert not Decision.objects.exists()
+
+
+def test_an_offset_that_is_no_number_is_refused_once_beside_its_field(client, editor, plan) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+
+    response = post_edit(client, entry, start="twelve")
+
+    body = response.content.decode()
+    assert response.status_code == 422
+    assert body.count("Enter a character offset (a whole number).") == 1
+    assert f'id="edit-start-error-{entry.pk}"' in body
+    assert not Decision.objects.exists()
+
+
+def test_an_unreadable_offset_on_a_stale_version_is_a_conflict_keeping_the_text(
+    client, editor, plan
+) -> None:
+    entry = entries_of(plan)[1]
+    client.force_login(editor)
+    seen = entry.version
+    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+
+    response = post_edit(client, entry, version=seen, title="Typed title", start="twelve")
+
+    assert response.status_code == 409
+    assert 'value="Typed title"' in response.content.decode()
+    assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]

@@ -14,6 +14,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import CommandError
 
+from review.adapters.jsonl import count_lines
+
 # Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
 NOTHING_TO_DO = 1
 REFUSED = 2
@@ -29,11 +31,15 @@ def refusal(error: Exception, returncode: int = REFUSED) -> CommandError:
 
 
 def read_bytes(path: str | Path, what: str) -> bytes:
-    """The file's bytes, if it is no larger than the upload limit every door keeps."""
+    """The file's bytes, if it is no larger than the upload limit: a document or a plan is
+    held, parsed and stored whole, as an upload is. Its size is asked first, so a larger file
+    is refused before any of it is read."""
     limit = settings.REVIEW_MAX_UPLOAD_BYTES
     try:
         with open(path, "rb") as handle:
-            # One byte past the limit is enough to know it is too large, without reading it all.
+            if os.fstat(handle.fileno()).st_size > limit:
+                raise _too_large(path, what)
+            # One byte past the limit tells a file that grew since, or a pipe, without more.
             data = handle.read(limit + 1)
     except OSError as error:
         raise _unreadable(path, what, error) from error
@@ -43,21 +49,40 @@ def read_bytes(path: str | Path, what: str) -> bytes:
 
 
 def file_lines(path: str | Path, what: str) -> Iterator[bytes]:
-    """The file's lines, read one at a time as they are asked for, refused (CommandError)
-    as soon as the file proves larger than the upload limit every door keeps."""
+    """The file's lines, read one at a time as they are asked for, whatever the file's size
+    (an import is bounded by its lines, REVIEW_MAX_IMPORT_LINES). One line is held whole, so
+    a line longer than the upload limit is refused (CommandError) without being read whole."""
     limit = settings.REVIEW_MAX_UPLOAD_BYTES
     try:
         handle = open(path, "rb")  # noqa: SIM115 (closed when the lines run out or stop)
     except OSError as error:
         raise _unreadable(path, what, error) from error
     with handle:
-        read = 0
-        # A line is read at most one byte past what is left, so none is read whole if too long.
-        while line := handle.readline(limit - read + 1):
-            read += len(line)
-            if read > limit:
-                raise _too_large(path, what)
+        number = 0
+        while line := handle.readline(limit + 1):
+            number += count_lines(line)
+            if len(line) > limit:
+                raise CommandError(
+                    f"refused: line {number} of {what} {path} is larger than {limit:,} bytes, "
+                    "the most one line takes (REVIEW_MAX_UPLOAD_BYTES)",
+                    returncode=REFUSED,
+                )
             yield line
+
+
+def lines_up_to(path: str | Path, what: str, most: int) -> int:
+    """How many lines the file has, counted without parsing any, up to one past `most`:
+    enough to refuse a file too long before the work starts."""
+    count = 0
+    lines = file_lines(path, what)
+    try:
+        for line in lines:
+            count += count_lines(line)
+            if count > most:
+                break
+    finally:
+        lines.close()
+    return count
 
 
 def _unreadable(path: str | Path, what: str, error: OSError) -> CommandError:

@@ -8,5 +8,5 @@ class Command(JsonlImportCommand):
     help = "Import LLM answers and their sources, one JSON object per line (see README)."
     noun = "answers"
 
-    def import_file(self, data, *, skip_invalid):
-        return import_answers(data, skip_invalid=skip_invalid)
+    def import_file(self, data, *, skip_invalid, max_lines):
+        return import_answers(data, skip_invalid=skip_invalid, max_lines=max_lines)

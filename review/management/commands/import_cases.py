@@ -8,5 +8,5 @@ class Command(JsonlImportCommand):
     help = "Import moderation cases, one JSON object per line (see README)."
     noun = "cases"
 
-    def import_file(self, data, *, skip_invalid):
-        return import_cases(data, skip_invalid=skip_invalid)
+    def import_file(self, data, *, skip_invalid, max_lines):
+        return import_cases(data, skip_invalid=skip_invalid, max_lines=max_lines)
