@@ -68,9 +68,9 @@ LONG_AGO = "2000-01-01T00:00:00+00:00"
 
 @pytest.fixture
 def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
-    """A double-reviewed plan, case and answer, each with a first reviewer's decision and note,
-    and the blind reviewer (an editor and a moderator) with their own copy of the plan, their
-    own hold on the case and their own export of the log."""
+    """A double-reviewed plan, case and answer, each with a first reviewer's decision and note
+    and their page still open on it, and the blind reviewer (an editor and a moderator) with
+    their own copy of the plan, their own hold on the case and their own export of the log."""
     for queue in ("plans", "cases", "answers"):
         double_review(queue)
     blind = user_in(django_user_model, "blind", "Editors")
@@ -102,6 +102,14 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         expected_version=answer.version,
         note=NOTES["answer"],
     )
+
+    # Each first reviewer stays on the page they decided on: it polls, so they are "here".
+    for queue, item, person in (
+        ("plans", first_copy, first_plan),
+        ("cases", case, first_case),
+        ("answers", answer, first_answer),
+    ):
+        _signed_in(person).post(reverse("item-here", args=[queue, item.pk]), {"held": "1"})
 
     client = _signed_in(blind)
     client.post(reverse("cases-next"))
@@ -308,3 +316,17 @@ def test_each_first_reviewer_reads_their_own_words_at_the_same_doors(world) -> N
         text = text_of(api_client(key).get(reverse("api:list_decisions") + "?limit=500"))
         note = NOTES[queue.removesuffix("s")]
         assert note in text and person.username in text and codes[queue] in text
+
+
+def test_a_first_reviewer_still_on_the_case_is_another_reviewer_until_the_second_opinion(
+    world,
+) -> None:
+    case, poll = world["case"], reverse("item-here", args=["cases", world["case"].pk])
+
+    blind = world["client"].post(poll, headers=HTMX).content.decode()
+    assert "Also here: another reviewer" in blind and FIRST not in blind
+
+    decide_case(case, "uphold", actor=world["blind"], expected_version=case.version, note="")
+    _signed_in(world["first"]["cases"]).post(poll, headers=HTMX)
+    settled = world["client"].post(poll, headers=HTMX).content.decode()
+    assert f"Also here: {FIRST}-cases" in settled
