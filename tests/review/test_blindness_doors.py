@@ -4,9 +4,10 @@ fragment, poll, API route, export job or command. A withheld row of the log may 
 something happened on an item and when, nothing more.
 
 The walk goes over the URL table itself (as test_access_matrix does): every route, filled with
-the ids of the planted objects, by GET, by GET as htmx, and by POST (with a version no page
-would hold now, so nothing is decided and each refusal and conflict is drawn). A route whose
-URL the walk cannot fill fails it, so a new door cannot slip past.
+the ids of the planted objects, by GET and GET as htmx (with the filters and selections its
+page offers), and by POST (with a version no page would hold now, so nothing is decided and
+each refusal and conflict is drawn). A route whose URL the walk cannot fill fails it, so a new
+door cannot slip past.
 """
 
 from __future__ import annotations
@@ -233,20 +234,41 @@ def leaks(text: str) -> list[str]:
     return [word for word in FORBIDDEN if word.lower() in text.lower()]
 
 
-def knock(world: dict, name: str, url: str) -> Iterator[tuple[str, object]]:
-    """Every way the blind reviewer opens `url`: GET, GET as htmx, POST, POST as htmx."""
+def queries(name: str, kwargs: dict, world: dict) -> list[str]:
+    """The query strings a GET of the route is tried with besides none: the filters and
+    selections its page offers, the planted objects selected."""
+    plan = next((plan for plan in world["plans"] if plan.pk == kwargs.get("pk")), None)
+    found = {
+        "plans": ["status=open", "status=adjudicated"],
+        "cases": ["verdict=proposed", "verdict=overturned"],
+        "answers": ["q=Plover", "state=proposed", "state=withdrawn"],
+        "insights": [f"document={world['plans'][0].document_id}"],
+        "api:list_plans": ["limit=500"],
+        "api:list_decisions": ["limit=500", "since=2000-01-01"],
+    }.get(name, [])
+    if name == "plan" and plan is not None:
+        found += ["state=accepted", "state=rejected"]
+        found += [f"entry={entry.pk}" for entry in entries_of(plan)]
+    return ["", *(f"?{query}" for query in found)]
+
+
+def knock(world: dict, name: str, url: str, query: str) -> Iterator[tuple[str, object]]:
+    """Every way the blind reviewer opens `url`: GET and GET as htmx with `query`, and (once,
+    without it) POST and POST as htmx."""
     if name.startswith("api:"):
         client = world["api"]
-        yield "GET", client.get(url)
-        yield "POST", client.post(url, "", content_type="application/json")
+        yield "GET", client.get(url + query)
+        if not query:
+            yield "POST", client.post(url, "", content_type="application/json")
         return
     client = world["client"]
-    seen = LONG_AGO if "/open/plans/" in url else "0"
-    stale = {"version": "0", "seen": seen}
-    yield "GET", client.get(url, follow=True)
-    yield "GET htmx", client.get(url, headers=HTMX)
-    yield "POST", client.post(url, stale, follow=True)
-    yield "POST htmx", client.post(url, stale, headers=HTMX)
+    yield "GET", client.get(url + query, follow=True)
+    yield "GET htmx", client.get(url + query, headers=HTMX)
+    if not query:
+        seen = LONG_AGO if "/open/plans/" in url else "0"
+        stale = {"version": "0", "seen": seen}
+        yield "POST", client.post(url, stale, follow=True)
+        yield "POST htmx", client.post(url, stale, headers=HTMX)
 
 
 def test_the_walk_reads_every_route_of_the_url_table_but_the_admins() -> None:
@@ -259,22 +281,30 @@ def test_the_walk_reads_every_route_of_the_url_table_but_the_admins() -> None:
 def test_no_door_shows_the_blind_reviewer_what_the_first_reviewer_decided(
     world, django_capture_on_commit_callbacks
 ) -> None:
-    found = []
+    found, answered = [], {}
     with django_capture_on_commit_callbacks(execute=True):
         for name, keys in sorted(route_keys().items()):
             if name in NOT_WALKED:
                 continue
             for kwargs in fillings(name, keys, world):
                 url = reverse(name, kwargs=kwargs)
-                for how, response in knock(world, name, url):
-                    assert response.status_code < 500, (how, url)
-                    found += [(how, url, word) for word in leaks(text_of(response))]
+                for query in queries(name, kwargs, world):
+                    for how, response in knock(world, name, url, query):
+                        assert response.status_code < 500, (how, url + query)
+                        answered[how, url + query] = response.status_code
+                        found += [(how, url + query, word) for word in leaks(text_of(response))]
     # What the walk itself started: every export job of the blind reviewer, as downloaded.
     for job in Job.objects.filter(created_by=world["blind"]):
         assert job.status == Job.Status.SUCCEEDED, job.error
         found += [("job", job.pk, word) for word in leaks(b"".join(job.output_chunks()).decode())]
 
     assert found == [], "\n".join(map(str, found))
+    # The walk read the pages themselves, signed in, not a sign-in page or a 404 for each.
+    for door in ("case", "answer", "plan"):
+        pk = world[door].pk if door != "plan" else world["plans"][0].pk
+        assert answered["GET", reverse(door, args=[pk])] == 200
+    assert answered["POST htmx", reverse("item-here", args=["cases", world["case"].pk])] == 200
+    assert answered["GET", reverse("api:list_decisions")] == 200
 
 
 def test_the_log_pages_through_to_the_end_without_a_word_of_the_first_reviewers(world) -> None:
