@@ -70,12 +70,14 @@ LONG_AGO = "2000-01-01T00:00:00+00:00"
 @pytest.fixture
 def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
     """A double-reviewed plan, case and answer, each with a first reviewer's decision and note
-    and their page still open on it, and the blind reviewer (an editor and a moderator) with
-    their own copy of the plan, their own hold on the case and their own export of the log."""
+    and their page still open on it, and the blind reviewer (an editor, a moderator and a
+    curator, so that every reviewer's page opens to them) with their own copy of the plan,
+    their own hold on the case and their own export of the log."""
     for queue in ("plans", "cases", "answers"):
         double_review(queue)
     blind = user_in(django_user_model, "blind", "Editors")
-    blind.groups.add(Group.objects.get_or_create(name="Moderators")[0])
+    for group in ("Moderators", "Curators"):
+        blind.groups.add(Group.objects.get_or_create(name=group)[0])
     first_plan = user_in(django_user_model, f"{FIRST}-plans", "Editors")
     first_case = user_in(django_user_model, f"{FIRST}-cases", "Moderators")
     first_answer = user_in(django_user_model, f"{FIRST}-answers", "Editors")
