@@ -362,3 +362,14 @@ def test_a_first_reviewer_still_on_the_case_is_another_reviewer_until_the_second
     _signed_in(world["first"]["cases"]).post(poll, headers=HTMX)
     settled = world["client"].post(poll, headers=HTMX).content.decode()
     assert f"Also here: {FIRST}-cases" in settled
+
+
+def test_an_entry_row_of_another_editor_s_review_copy_is_not_found_over_htmx(world) -> None:
+    plan, first_copy, own_copy = world["plans"]
+    theirs, mine = entries_of(first_copy)[0], entries_of(own_copy)[0]
+
+    refused = world["client"].get(reverse("entry", args=[first_copy.pk, theirs.pk]), headers=HTMX)
+    drawn = world["client"].get(reverse("entry", args=[own_copy.pk, mine.pk]), headers=HTMX)
+
+    assert refused.status_code == 404 and NOTES["plan"] not in refused.content.decode()
+    assert drawn.status_code == 200 and "<html" not in drawn.content.decode()
