@@ -151,6 +151,8 @@ def _subjects(decisions: list[Decision]) -> dict[tuple[str, str], dict]:
 
 def _described(decision: Decision, subjects: dict) -> dict:
     kind, key = decision.object_type, decision.object_id
-    subject = subjects.get((kind, key), {"label": f"{kind} {key}", "url": ""})
+    # A lease is gone once released, and its id names nothing a person knows.
+    unknown = "an item no longer here" if kind == "lease" else f"{kind} {key}"
+    subject = subjects.get((kind, key), {"label": unknown, "url": ""})
     words = in_words(decision, subject["label"], number=subject.get("number"))
     return {"decision": decision, "url": subject["url"], "words": words}

@@ -69,6 +69,19 @@ def test_a_lead_s_dashboard_names_whose_hold_on_which_item_they_released(
     assert words == f"released moderator's hold on {case.case_id}"
 
 
+def test_a_released_hold_whose_item_is_not_logged_is_not_named_by_the_lease_s_id(
+    client, moderator, django_user_model
+) -> None:
+    make_case("c-1004")
+    lead = user_in(django_user_model, "lena", "Leads")
+    lease = leases.take_next("cases", moderator)
+    record(actor=lead, action="lease.release", obj=lease, before={}, after={})
+
+    [words] = recent_words(client, lead)
+
+    assert words == "released the hold on an item no longer here"
+
+
 def test_staff_s_dashboard_names_the_queue_whose_review_policy_they_set(client) -> None:
     policy = double_review("answers")
 
