@@ -232,7 +232,10 @@ class DecisionOut(Schema):
     id: int
     at: dt.datetime
     actor: str
-    action: str
+    action: str = Field(
+        description='what was decided, as the log names it ("plan.adjudicate", "policy.set", '
+        '...); "withheld" on a row withheld from you'
+    )
     object_type: str
     object_id: str
     before: dict
@@ -240,7 +243,7 @@ class DecisionOut(Schema):
     note: str
     undoes: int | None
     withheld: str = Field(
-        "", description="why the row's actor, before, after and note are withheld from you"
+        "", description="why the row's action, actor, before, after and note are withheld from you"
     )
 
 

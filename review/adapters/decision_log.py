@@ -27,8 +27,10 @@ def parse_since(value: str) -> dt.datetime:
 
 
 # What a withheld row still says: that a decision was made, when, and on what; never by whom,
-# what it was or its note (`DecisionQuerySet.blind_to`).
+# what it was or its note (`DecisionQuerySet.blind_to`). Its action is this neutral word, since
+# the action itself ("entry.accept", "case.first_opinion") would tell what was decided.
 WITHHELD = "double review unfinished: shown once the item is settled"
+WITHHELD_ACTION = "withheld"
 
 
 def decision_as_dict(row: Decision) -> dict:
@@ -37,7 +39,7 @@ def decision_as_dict(row: Decision) -> dict:
             "id": row.pk,
             "at": row.at.isoformat(),
             "actor": "",
-            "action": row.action,
+            "action": WITHHELD_ACTION,
             "object_type": row.object_type,
             "object_id": row.object_id,
             "before": {},

@@ -15,13 +15,15 @@ from django.views.decorators.http import require_GET
 
 from grounding.segmentation import shown_number
 from review.decisions import decisions_by
-from review.models import Answer, Case, Decision, Entry, Plan
+from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
 from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
-from review.views.decision_words import in_words
+from review.views.decision_words import in_words, plan_label
 from review.views.leasing import stays_after_deciding
 from review.views.progress import reviewer_figures
 
 RECENT_DECISIONS = 12
+# A lease's queue -> the kind of item it held, as the log names it.
+LEASE_KINDS = {"plans": "plan", "cases": "case", "answers": "answer"}
 
 
 @require_GET
@@ -105,31 +107,52 @@ def _cached(key: str, count):
 
 def _subjects(decisions: list[Decision]) -> dict[tuple[str, str], dict]:
     """(kind, id as logged) -> where it is and what it is called: an entry by its number and
-    plan, a case and an answer by their own ids (c-1012, a-114). One query per kind."""
+    plan, a case and an answer by their own ids (c-1012, a-114), a lease by the item it held,
+    a review policy by its queue. One query per kind."""
     keys: dict[str, set[int]] = {}
+    held = {}  # a lease's row -> (kind, id) of the item it held; the lease itself is gone
     for row in decisions:
-        if row.object_id.isdigit():
+        if row.object_type == "lease" and str(row.before.get("item_id", "")).isdigit():
+            kind = LEASE_KINDS.get(row.before.get("queue"))
+            if kind:
+                held[row.object_id] = (kind, str(row.before["item_id"]))
+                keys.setdefault(kind, set()).add(int(row.before["item_id"]))
+        elif row.object_id.isdigit():
             keys.setdefault(row.object_type, set()).add(int(row.object_id))
     subjects = {}
     entries = Entry.objects.filter(pk__in=keys.get("entry", ())).values_list(
-        "pk", "plan_id", "position", "path"
+        "pk", "plan_id", "plan__review_of_id", "position", "path"
     )
-    for pk, plan_id, position, entry_path in entries:
+    for pk, plan_id, review_of_id, position, entry_path in entries:
         subjects["entry", str(pk)] = {
-            "label": f"entry #{shown_number(position)} ({entry_path}) of plan {plan_id}",
+            "label": f"entry #{shown_number(position)} ({entry_path}) of "
+            + plan_label(plan_id, review_of_id),
             "url": f"{reverse('plan', args=[plan_id])}?entry={pk}#entry-{pk}",
             "number": shown_number(position),
         }
     for kind, model, field in (("case", Case, "case_id"), ("answer", Answer, "answer_id")):
         for pk, name in model.objects.filter(pk__in=keys.get(kind, ())).values_list("pk", field):
             subjects[kind, str(pk)] = {"label": name, "url": reverse(kind, args=[pk])}
-    for pk in keys.get("plan", ()):
-        subjects["plan", str(pk)] = {"label": f"plan {pk}", "url": reverse("plan", args=[pk])}
+    plans = Plan.objects.filter(pk__in=keys.get("plan", ())).values_list("pk", "review_of_id")
+    for pk, review_of_id in plans:
+        label = plan_label(pk, review_of_id)
+        subjects["plan", str(pk)] = {"label": label, "url": reverse("plan", args=[pk])}
+    policies = ReviewPolicy.objects.filter(pk__in=keys.get("reviewpolicy", ()))
+    for pk, queue in policies.values_list("pk", "queue"):
+        subjects["reviewpolicy", str(pk)] = {
+            "label": ReviewPolicy.Queue(queue).label.lower(),
+            "url": reverse("policy", args=[queue]),
+        }
+    for lease_key, item in held.items():
+        if item in subjects:
+            subjects["lease", lease_key] = subjects[item]
     return subjects
 
 
 def _described(decision: Decision, subjects: dict) -> dict:
     kind, key = decision.object_type, decision.object_id
-    subject = subjects.get((kind, key), {"label": f"{kind} {key}", "url": ""})
+    # A lease is gone once released, and its id names nothing a person knows.
+    unknown = "an item no longer here" if kind == "lease" else f"{kind} {key}"
+    subject = subjects.get((kind, key), {"label": unknown, "url": ""})
     words = in_words(decision, subject["label"], number=subject.get("number"))
     return {"decision": decision, "url": subject["url"], "words": words}

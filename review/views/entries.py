@@ -72,13 +72,10 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
 @require_GET
 def entry_row(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     """One entry's row (what "Cancel" on the edit form brings back)."""
-    entry = get_object_or_404(
-        Entry.objects.select_related("plan__document", "decided_by").defer(
-            "plan__document__data", "plan__original_payload", "plan__adjudicated_payload"
-        ),
-        pk=entry_pk,
-        plan_id=pk,
-    )
+    # The plan as its page finds it: a review copy is its reviewer's alone (blind review).
+    plan = get_plan_for_user(request, pk)
+    entry = get_object_or_404(Entry.objects.select_related("decided_by"), pk=entry_pk, plan=plan)
+    entry.plan = plan
     if not request.htmx:
         return redirect(entry_url(entry))
     return HttpResponse(_entry_fragments(request, entry))

@@ -9,7 +9,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 
 from review.actions import leases, plan_reviews
-from review.models import Lease, Plan, ReviewerSettings
+from review.models import Lease, Plan, ReviewerSettings, SecondOpinions
 from review.views import HtmxHttpRequest
 
 Queue = Lease.Queue
@@ -76,11 +76,17 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
             leases.renew(queue, item_id, user, retake=True)
     lease = leases.live_leases(queue).filter(item_id=item_id).select_related("holder").first()
     held = lease is not None and lease.holder_id == user.pk
+    names = leases.others_here(queue, item_id, user)
+    holder = lease.holder.username if lease and not held else ""
+    if names or holder:
+        first = _first_reviewer_hidden_from(user, queue, item_id)
+        names = [UNNAMED if name == first else name for name in names]
+        holder = UNNAMED if holder and holder == first else holder
     return presence_strip(queue, item_id) | {
         "polled": True,
-        "others_here": leases.others_here(queue, item_id, user),
+        "others_here": names,
         "held": held,
-        "held_by": lease.holder.username if lease and not held else "",
+        "held_by": holder,
         "lease_id": lease.pk if held else page_lease if released else "",
         "released": released,
         "may_take_again": bool(released) and lease is None and _may_take(queue, item_id, user),
@@ -94,3 +100,18 @@ def _may_take(queue: str, item_id: int, user) -> bool:
 
 def _posted_id(value: str) -> int | None:
     return int(value) if value.isdecimal() else None
+
+
+# Who the strip says is here in place of a first reviewer the viewer may not know of.
+UNNAMED = "another reviewer"
+
+
+def _first_reviewer_hidden_from(user, queue: str, item_id: int) -> str | None:
+    """Blind review: the username of the item's first reviewer while its second opinion is
+    awaited and `user` is not them (`SecondOpinions.hides_first_opinion_from`, in SQL as the
+    log's `blind_to` asks it), since naming who is on the page would say whose opinion it is."""
+    model = leases.QUEUES[queue].model
+    if not issubclass(model, SecondOpinions):
+        return None
+    awaiting = model.objects.filter(model.awaiting_second_q(), pk=item_id).exclude(first_by=user)
+    return awaiting.values_list("first_by__username", flat=True).first()

@@ -42,7 +42,7 @@ from review.models import Decision, Entry, Lease, Plan, PlanCounts
 from review.permissions import can_decide_plans
 from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
-from review.views.decision_words import in_words
+from review.views.decision_words import in_words, plan_label
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import (
     ENTRY_CHUNK,
@@ -375,18 +375,21 @@ def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
         str(pk): f"#{shown_number(position)} {entry_path}" for pk, position, entry_path in entries
     }
     numbers = {str(pk): shown_number(position) for pk, position, _ in entries}
+    # An entry and the plan may share an id: only an entry's row is worded as an entry's.
+    on_entry = {
+        row.pk: row.object_id in numbers and row.object_type == "entry" for row in decisions
+    }
+    the_plan = plan_label(plan.pk, plan.review_of_id)
     rows = [
         {
             "decision": row,
-            "on": labels.get(row.object_id, "the plan")
-            if row.object_type == "entry"
-            else "the plan",
+            "on": labels[row.object_id] if on_entry[row.pk] else "the plan",
             "entry_id": row.object_id if row.object_type == "entry" else None,
             "changes": _changes(row),
             "words": in_words(
                 row,
-                f"entry #{numbers[row.object_id]}" if row.object_id in numbers else "the plan",
-                number=numbers.get(row.object_id),
+                f"entry #{numbers[row.object_id]}" if on_entry[row.pk] else the_plan,
+                number=numbers[row.object_id] if on_entry[row.pk] else None,
             ),
         }
         for row in decisions

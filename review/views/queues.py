@@ -23,6 +23,7 @@ from review.decisions import ActionRefused
 from review.models import Lease, ReviewerSettings
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence
+from review.views.plan import get_plan_for_user
 
 Queue = Lease.Queue
 
@@ -33,9 +34,13 @@ def _queue(name: str) -> str:
     return name
 
 
-def _open_item(queue: str, pk: int) -> str:
+def _open_item(request: HttpRequest, queue: str, pk: int) -> str:
+    """The queue of an item page's poll or take: 404 for an item the person may not see (a
+    plan is found as its page finds it, so another editor's review copy is not there)."""
     queue = _queue(queue)
-    if not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
+    if queue == Queue.PLANS:
+        get_plan_for_user(request, pk)
+    elif not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
         raise Http404("No such item.")
     return queue
 
@@ -85,7 +90,7 @@ def stay_setting(request: HttpRequest) -> HttpResponse:
 def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """The poll of an open item page: the "Also here" strip, and out of band what other
     people changed on the item since the page last saw it."""
-    queue = _open_item(queue, pk)
+    queue = _open_item(request, queue, pk)
     changes, seen = "", request.POST.get("seen", "")
     if queue in LIVE_CHANGES:
         changes, seen = LIVE_CHANGES[queue](request, pk, seen)
@@ -97,7 +102,7 @@ def item_here(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
 def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """Take an item again (its page offers it after a lead released the person's lease):
     refused while someone else holds it. Over htmx, the strip it changed."""
-    queue = _open_item(queue, pk)
+    queue = _open_item(request, queue, pk)
     if not leases.QUEUES[queue].may_take(request.user):
         raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
     refused = ""

@@ -14,8 +14,8 @@ class Command(BaseCommand):
         "Write the decision log as JSON Lines, one decision per line in the order they were "
         "made: id, at, actor, action, object_type, object_id, before, after, note, undoes. "
         "A row of a double review still under way says only that a decision was made, on "
-        'what and when ("withheld"), until the item is settled: the log is as blind as the '
-        "pages."
+        'what and when (its action "withheld"), until the item is settled: the log is as '
+        "blind as the pages."
     )
 
     def add_arguments(self, parser):
