@@ -95,6 +95,17 @@ def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
     )
 
 
+def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
+    """Before anyone decides `item`: whether its policy will ask a second reviewer whatever
+    the first opinion is, and the one first opinion that would be checked anyway (the
+    overturn, when the policy checks overturns; "" if none). What `give_opinion` will do,
+    said before the verdict rather than after it."""
+    policy = policy_for(queue_of(item))
+    if not policy.is_double or item.outcome != item.UNDECIDED:
+        return False, ""
+    return asks_for_two(policy, item, ""), OVERTURNS[policy.queue] if policy.on_overturn else ""
+
+
 # --- opinions ------------------------------------------------------------------------------
 
 

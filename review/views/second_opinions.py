@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from review.actions.reviews import second_opinion_ahead
 from review.models import SecondOpinions
 from review.permissions import can_curate
 
@@ -86,9 +87,33 @@ def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool
                 )
             ),
         )
+    can_decide = may_decide_now(user, item, may_decide)
+    if stage == item.SINGLE and can_decide:
+        panel = _before_the_first(item)
     return {
         "opinions": panel,
-        "can_decide": may_decide_now(user, item, may_decide),
+        "can_decide": can_decide,
         "can_undo": may_undo,
         "history": history,
     }
+
+
+def _before_the_first(item: SecondOpinions) -> OpinionsPanel | None:
+    """What the reviewer is told before a verdict: whether theirs will be the first of two
+    opinions. Nothing about anyone else is known yet, so nothing blind is given away."""
+    always, checked = second_opinion_ahead(item)
+    thing = item._meta.verbose_name
+    if always:
+        message = (
+            f"Double review: yours is the first opinion. A second reviewer also decides this "
+            f"{thing}, blind; your verdict alone does not decide it."
+        )
+    elif checked:
+        label = dict(type(item)._meta.get_field(item.OUTCOME_FIELD).choices)[checked]
+        message = (
+            f"Single review, unless your verdict is {label.lower()}: then it is the first "
+            f"opinion, and a second reviewer also decides this {thing}, blind."
+        )
+    else:
+        return None
+    return OpinionsPanel(item.SINGLE, message)

@@ -75,3 +75,21 @@ def test_the_blind_editors_page_never_includes_the_first_decision(client, editor
     assert "Only the first editor wrote this." not in body
     assert "answer.first_opinion" not in body and "by editor," not in body
     assert "decide without seeing the first" in body
+
+
+def test_an_editor_is_told_before_publishing_that_theirs_is_the_first_of_two_opinions(
+    client, editor, answer
+):
+    body = client.get(f"/answers/{answer.pk}/").content.decode()
+
+    assert "yours is the first opinion" in body
+    assert "A second reviewer also decides this answer, blind" in body
+
+
+def test_an_editor_is_told_a_withdrawal_would_be_checked_by_a_second_reviewer(client, editor):
+    double_review("answers", share_percent=0, on_overturn=True)
+    plain = make_answer("a-10")
+
+    body = client.get(f"/answers/{plain.pk}/").content.decode()
+
+    assert "Single review, unless your verdict is withdrawn" in body

@@ -207,3 +207,59 @@ def test_the_old_review_next_address_sends_people_to_the_queues_next(client, mod
 
     assert response.status_code == 302 and response["Location"] == "/cases/next/"
     assert client.get("/next/nothing/").status_code == 404
+
+
+# --- told before the verdict ------------------------------------------------------------------
+
+
+def test_a_moderator_is_told_before_a_verdict_that_theirs_is_the_first_of_two_opinions(
+    client, moderator, case
+):
+    body = client.get(f"/cases/{case.pk}/").content.decode()
+
+    assert "yours is the first opinion" in body
+    assert "A second reviewer also decides this case, blind" in body
+
+
+def test_the_panel_fragment_says_so_too(client, moderator, case):
+    response = client.post(f"/cases/{case.pk}/undo/", {"version": case.version}, headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 422 and "<html" not in html
+    assert "yours is the first opinion" in html
+
+
+def test_a_moderator_is_told_an_overturn_would_be_checked_by_a_second_reviewer(client, moderator):
+    double_review("cases", share_percent=0, on_overturn=True)
+    plain = make_case("c-8")
+
+    body = client.get(f"/cases/{plain.pk}/").content.decode()
+
+    assert "Single review, unless your verdict is overturned" in body
+    assert "yours is the first opinion" not in body
+
+
+def test_a_single_review_case_says_nothing_of_a_second_opinion(client, moderator):
+    plain = make_case("c-8")
+
+    body = client.get(f"/cases/{plain.pk}/").content.decode()
+
+    assert "second reviewer" not in body and 'class="second-opinions"' not in body
+
+
+def test_a_reader_is_not_told_about_opinions_they_cannot_give(client, reader, case):
+    body = client.get(f"/cases/{case.pk}/").content.decode()
+
+    assert "yours is the first opinion" not in body
+
+
+def test_the_second_reviewer_is_told_before_deciding_and_not_whose_the_first_was(
+    client, moderator, moderator2, case
+):
+    post(as_user(client, moderator), case, "overturn", "Satire, clearly.")
+
+    body = as_user(client, moderator2).get(f"/cases/{case.pk}/").content.decode()
+
+    assert "Second opinion: decide without seeing the first." in body
+    assert "yours is the first opinion" not in body
+    assert "Satire, clearly." not in body and "by moderator," not in body
