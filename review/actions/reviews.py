@@ -188,10 +188,22 @@ def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q
     if may_decide:
         stages.append(model.awaiting_second_q() & ~Q(first_by=user))
     if can_curate(user):
-        stages.append(model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user))
+        stages.append(_curated_by_q(user, model))
     if may_decide:
         stages.append(Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED}))
     return stages
+
+
+def _curated_by_q(user, model: type[SecondOpinions]) -> Q:
+    return model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
+
+
+def in_curation_for(user, model: type[SecondOpinions]) -> QuerySet:
+    """The items in curation that `user` may settle (none they gave an opinion on); none
+    unless they curate."""
+    if not can_curate(user):
+        return model.objects.none()
+    return model.objects.filter(_curated_by_q(user, model))
 
 
 def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
