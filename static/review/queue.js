@@ -1,6 +1,7 @@
-// Work queues on the list and item pages: n presses "Next"; an open item page says when it
-// is left (so its lease goes at once instead of after the idle minutes), and remembers across
-// a reload that it held its item, so the reloaded page takes it back if nobody else has.
+// Work queues on the list and item pages: n presses "Next" (and z undoes the verdict it moved
+// on from); an open item page says when it is left (so its lease goes at once instead of after
+// the idle minutes), and remembers across a reload that it held its item, so the reloaded page
+// takes it back if nobody else has.
 (function () {
   "use strict";
 
@@ -8,13 +9,17 @@
     return target.closest && target.closest("input, textarea, select, [contenteditable]") !== null;
   }
 
+  // n presses Next; z, after Next moved on from a verdict, undoes it (the page's own undo,
+  // when it has one, comes first: its script takes the key).
+  const KEYS = { n: "[data-next-button]", z: "[data-undo-moved-on]" };
+
   document.addEventListener("keydown", function (event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key !== "n" || typing(event.target)) return;
-    const next = document.querySelector("[data-next-button]");
-    if (!next) return;
+    if (!KEYS[event.key] || typing(event.target)) return;
+    const button = document.querySelector(KEYS[event.key]);
+    if (!button) return;
     event.preventDefault();
-    next.click();
+    button.click();
   });
 
   function strip() {
