@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from grounding.revisions import WordChange, word_sides
 from review.actions.reviews import second_opinion_ahead
 from review.models import SecondOpinions
 from review.permissions import can_curate
@@ -18,6 +19,10 @@ class Opinion:
     label: str
     reviewer: str
     note: str
+    # Beside the other opinion: whether the verdicts differ, and the note as runs "same" or
+    # "differs" (`grounding.revisions.word_sides`); empty with one opinion alone.
+    label_differs: bool = False
+    note_words: tuple[WordChange, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,14 +81,20 @@ def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool
             item.AGREED: "Two reviewers agreed.",
             item.CURATED: "A curator settled two opinions that differed.",
         }
+        differs = item.first_opinion != item.second_opinion
+        notes = word_sides(item.first_note, item.second_note)
         panel = OpinionsPanel(
             stage,
             messages[stage],
             tuple(
-                Opinion(label.get(value, value), str(reviewer), note)
-                for value, reviewer, note in (
-                    (item.first_opinion, item.first_by, item.first_note),
-                    (item.second_opinion, item.second_by, item.second_note),
+                Opinion(label.get(value, value), str(reviewer), note, differs, words)
+                for (value, reviewer, note), words in zip(
+                    (
+                        (item.first_opinion, item.first_by, item.first_note),
+                        (item.second_opinion, item.second_by, item.second_note),
+                    ),
+                    notes,
+                    strict=True,
                 )
             ),
         )

@@ -93,3 +93,17 @@ def test_an_editor_is_told_a_withdrawal_would_be_checked_by_a_second_reviewer(cl
     body = client.get(f"/answers/{plain.pk}/").content.decode()
 
     assert "Single review, unless your verdict is withdrawn" in body
+
+
+def test_the_curator_sees_the_two_editors_notes_side_by_side_marked_where_they_differ(
+    client, editor, editor2, curator, answer
+):
+    post(client, editor, answer, "publish", "Sources check out.")
+    post(client, editor2, answer, "withdraw", "Sources are preprints.")
+    client.force_login(curator)
+
+    body = client.get(f"/answers/{answer.pk}/").content.decode()
+
+    panel = body.split('class="opinions-side-by-side"')[1]
+    assert '<mark class="differs">check out</mark>' in panel
+    assert '<mark class="differs">are preprints</mark>' in panel

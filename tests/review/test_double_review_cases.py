@@ -3,6 +3,8 @@ curator, and every step is a logged decision that undo takes back."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from review.models import Case, Decision
@@ -263,3 +265,33 @@ def test_the_second_reviewer_is_told_before_deciding_and_not_whose_the_first_was
     assert "Second opinion: decide without seeing the first." in body
     assert "yours is the first opinion" not in body
     assert "Satire, clearly." not in body and "by moderator," not in body
+
+
+def test_the_curator_sees_the_two_opinions_side_by_side_with_what_differs_marked(
+    client, moderator, moderator2, curator, case
+):
+    post(as_user(client, moderator), case, "uphold", "Rule 2 matched the quote.")
+    post(as_user(client, moderator2), case, "overturn", "Rule 2 missed <i>satire</i> in the quote.")
+
+    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+
+    panel = body.split('class="opinions-side-by-side"')[1].split('<form method="post"')[0]
+    first, second = panel.split('<div class="opinion">')[1:3]
+    marks = [
+        re.findall(r'<mark class="differs[^"]*">(.*?)</mark>', side) for side in (first, second)
+    ]
+    assert marks[0] == ["Upheld", "matched"]
+    assert marks[1] == ["Overturned", "missed &lt;i&gt;satire&lt;/i&gt; in"]
+    assert "<i>satire</i>" not in body
+
+
+def test_agreeing_opinions_mark_only_where_their_notes_differ(
+    client, moderator, moderator2, curator, case
+):
+    post(as_user(client, moderator), case, "uphold", "Clear match.")
+    post(as_user(client, moderator2), case, "uphold", "Clear match.")
+
+    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+
+    panel = body.split('class="opinions-side-by-side"')[1].split("</section>")[0]
+    assert 'class="differs' not in panel
