@@ -136,8 +136,9 @@
       case "u": decide("uphold"); break;
       case "o": decide("overturn"); break;
       case "w": decide("needs_rewrite"); break;
-      // Nothing of this case's to undo: z is queue.js's (the verdict Next moved on from).
-      case "z": handled = decide("undo"); break;
+      // While the page offers to undo the verdict Next moved on from, z is that offer's
+      // (queue.js): it is the moderator's own latest decision.
+      case "z": handled = !document.querySelector("[data-undo-moved-on]") && decide("undo"); break;
       default: handled = false;
     }
     if (handled) event.preventDefault();

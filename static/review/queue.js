@@ -22,6 +22,17 @@
     button.click();
   });
 
+  // A decision made on this page is the person's latest now: the offer to undo the one
+  // before it goes (the server offers it only while it is their latest).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const panel = event.detail.elt;
+    if (!panel || !panel.matches || !panel.matches("[data-decision-panel]")) return;
+    if (!event.detail.xhr || event.detail.xhr.status !== 200) return;
+    document.querySelectorAll("[data-undo-moved-on]").forEach(function (button) {
+      button.closest("form").remove();
+    });
+  });
+
   function strip() {
     return document.querySelector("[data-presence]");
   }

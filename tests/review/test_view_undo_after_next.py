@@ -178,3 +178,24 @@ def test_an_undo_from_the_offer_meeting_another_verdict_is_409_and_takes_nothing
     cases[0].refresh_from_db()
     assert cases[0].verdict == Case.Verdict.OVERTURNED
     assert not Lease.objects.filter(holder=moderator, item_id=cases[0].pk).exists()
+
+
+def test_a_curator_moved_on_is_offered_their_curation_and_z_is_the_offers(
+    client, moderator, moderator2, curator
+):
+    double_review("cases")
+    settled, waiting = make_case("c-1"), make_case("c-2")
+    for case in (settled, waiting):
+        for person, verdict in ((moderator, "uphold"), (moderator2, "overturn")):
+            case.refresh_from_db()
+            decide_case(case, verdict, actor=person, expected_version=case.version, note="Why.")
+    client.force_login(curator)
+    verdict_then_next(client, settled)
+
+    body = client.get(f"/cases/{waiting.pk}/").content.decode()
+
+    offer = offer_on(client, f"/cases/{waiting.pk}/")
+    assert "Undo your verdict on c-1" in offer and 'aria-keyshortcuts="z"' in offer
+    # The panel's own Undo (a curator may take back an opinion here) does not claim z too.
+    panel = body.split('id="verdict"')[1]
+    assert 'data-action="undo"' in panel and 'aria-keyshortcuts="z"' not in panel
