@@ -62,7 +62,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "next_url": reverse("answers-next"),
         },
     ]
-    curation = _curation_queues(request.user) if can_curate(request.user) else []
+    curation = []
+    if can_curate(request.user):
+        curation = _cached(
+            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user)
+        )
     recent = decisions_by(request.user, RECENT_DECISIONS)
     subjects = _subjects(recent)
     return render(
