@@ -17,7 +17,8 @@ whose body was rewritten) is claimed by the carried entry, which grows over it, 
 comes back as one entry.
 
 `paragraph_diff` is the readable change by paragraph; `word_diff` shows what an anchor quoted
-against the text found at its span. Both are difflib on short units, bounded.
+against the text found at its span (and `word_sides` two reviews' texts side
+by side). Both are difflib on short units, bounded.
 """
 
 from __future__ import annotations
@@ -56,7 +57,8 @@ class RevisionError(ValueError):
 
 @dataclass(frozen=True)
 class WordChange:
-    """A run of the word diff: "same", "removed" (only in the first text) or "added"."""
+    """A run of the word diff: "same", "removed" (only in the first text) or "added"; of
+    `word_sides`: "same" or "differs"."""
 
     kind: str
     text: str
@@ -67,7 +69,9 @@ def word_diff(before: str, after: str) -> tuple[WordChange, ...]:
     old, new = _WORDS.findall(before), _WORDS.findall(after)
     if len(old) > MAX_DIFF_WORDS or len(new) > MAX_DIFF_WORDS:
         return _runs([("removed", before), ("added", after)])
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    # White space never starts a match (it still joins two): else a lone space matched early
+    # keeps the words either side of it from matching ("doors and exits" / "exits only").
+    matcher = difflib.SequenceMatcher(str.isspace, old, new, autojunk=False)
     pieces = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -76,6 +80,21 @@ def word_diff(before: str, after: str) -> tuple[WordChange, ...]:
         pieces.append(("removed", "".join(old[i1:i2])))
         pieces.append(("added", "".join(new[j1:j2])))
     return _runs(pieces)
+
+
+def word_sides(first: str, second: str) -> tuple[tuple[WordChange, ...], tuple[WordChange, ...]]:
+    """Two texts set side by side: each as runs that are "same" in both or that "differs"
+    (only in this one), from `word_diff`, so each side reads back as its own text."""
+    changes = word_diff(first, second)
+    own = {"removed": 0, "added": 1}
+    sides: tuple[list, list] = ([], [])
+    for change in changes:
+        for index, side in enumerate(sides):
+            if change.kind == "same":
+                side.append(("same", change.text))
+            elif own[change.kind] == index:
+                side.append(("differs", change.text))
+    return _runs(sides[0]), _runs(sides[1])
 
 
 def _runs(pieces: list[tuple[str, str]]) -> tuple[WordChange, ...]:

@@ -172,6 +172,14 @@ def plans_needing_review_by(user) -> QuerySet[Plan]:
     )
 
 
+def plans_in_curation_for(user) -> QuerySet[Plan]:
+    """The plans in curation that `user` may settle: both copies in, neither theirs; none
+    unless they curate."""
+    if not can_curate(user):
+        return Plan.objects.none()
+    return plans_needing_review_by(user).filter(submitted_n=2, mine=False)
+
+
 def in_curation(plan: Plan) -> bool:
     """Both copies are in and the plan is still open: a curator settles it."""
     submitted = plan.review_copies.filter(status=Plan.Status.ADJUDICATED)

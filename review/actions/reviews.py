@@ -122,6 +122,17 @@ def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
     )
 
 
+def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
+    """Before anyone decides `item`: whether its policy will ask a second reviewer whatever
+    the first opinion is, and the one first opinion that would be checked anyway (the
+    overturn, when the policy checks overturns; "" if none). What `give_opinion` will do,
+    said before the verdict rather than after it."""
+    policy = policy_for(queue_of(item))
+    if not policy.is_double or item.outcome != item.UNDECIDED:
+        return False, ""
+    return asks_for_two(policy, item, ""), OVERTURNS[policy.queue] if policy.on_overturn else ""
+
+
 # --- opinions ------------------------------------------------------------------------------
 
 
@@ -204,10 +215,22 @@ def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q
     if may_decide:
         stages.append(model.awaiting_second_q() & ~Q(first_by=user))
     if can_curate(user):
-        stages.append(model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user))
+        stages.append(_curated_by_q(user, model))
     if may_decide:
         stages.append(Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED}))
     return stages
+
+
+def _curated_by_q(user, model: type[SecondOpinions]) -> Q:
+    return model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
+
+
+def in_curation_for(user, model: type[SecondOpinions]) -> QuerySet:
+    """The items in curation that `user` may settle (none they gave an opinion on); none
+    unless they curate."""
+    if not can_curate(user):
+        return model.objects.none()
+    return model.objects.filter(_curated_by_q(user, model))
 
 
 def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:

@@ -27,7 +27,7 @@ from review.permissions import can_curate, can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, presence_strip
+from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.second_opinions import opinions_context
@@ -138,7 +138,11 @@ def _get_answer_for_undo(request: HttpRequest, pk: int) -> Answer:
 @require_GET
 def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_user(request, pk)
-    context = _answer_context(request, answer) | presence_strip(Lease.Queue.ANSWERS, answer.pk)
+    context = (
+        _answer_context(request, answer)
+        | presence_strip(Lease.Queue.ANSWERS, answer.pk)
+        | undo_offer(request, Lease.Queue.ANSWERS)
+    )
     return render(request, "review/answers/answer.html", context)
 
 
@@ -218,12 +222,13 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_undo(request, pk)
-    return respond_to_decision(
+    response = respond_to_decision(
         request,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),
         redraw=lambda **outcome: _decision_response(request, answer, **outcome),
         done_url=lambda: reverse("answer", args=[answer.pk]),
     )
+    return after_undoing(request, Lease.Queue.ANSWERS, answer.pk, response)
 
 
 def _decision_response(

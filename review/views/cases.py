@@ -25,7 +25,7 @@ from review.permissions import can_curate, can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, presence_strip
+from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.second_opinions import opinions_context
@@ -162,6 +162,7 @@ def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context = _case_context(request, case) | {
         "seen": case.version,
         **presence_strip(Lease.Queue.CASES, case.pk),
+        **undo_offer(request, Lease.Queue.CASES),
     }
     return render(request, "review/cases/case.html", context)
 
@@ -245,12 +246,13 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_undo(request, pk)
-    return respond_to_decision(
+    response = respond_to_decision(
         request,
         lambda version: undo_case(case, actor=request.user, expected_version=version),
         redraw=lambda **outcome: _verdict_response(request, case, **outcome),
         done_url=lambda: reverse("case", args=[case.pk]),
     )
+    return after_undoing(request, Lease.Queue.CASES, case.pk, response)
 
 
 def _verdict_response(

@@ -14,9 +14,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from grounding.segmentation import shown_number
+from review.actions.plan_reviews import plans_in_curation_for
+from review.actions.reviews import in_curation_for
 from review.decisions import decisions_by
 from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
-from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans, can_lead
+from review.permissions import (
+    can_curate,
+    can_decide_answers,
+    can_decide_cases,
+    can_decide_plans,
+    can_lead,
+)
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import stays_after_deciding
 from review.views.progress import reviewer_figures
@@ -56,6 +64,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "next_url": reverse("answers-next"),
         },
     ]
+    curation = []
+    if can_curate(request.user):
+        curation = _cached(
+            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user)
+        )
     recent = decisions_by(request.user, RECENT_DECISIONS)
     subjects = _subjects(recent)
     return render(
@@ -63,8 +76,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "review/dashboard.html",
         {
             "queues": queues,
+            "curation": curation,
             "recent": [_described(row, subjects) for row in recent],
-            "decides": any(queue["yours"] for queue in queues),
+            "decides": bool(curation) or any(queue["yours"] for queue in queues),
             "figures": _cached(
                 f"dashboard:figures:{request.user.pk}", lambda: reviewer_figures(request.user)[0]
             ),
@@ -82,6 +96,27 @@ def _plans_awaiting_decisions() -> tuple[int, int]:
         status=Plan.Status.OPEN, review_of__isnull=True, count_proposed__gt=0
     ).aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
     return totals["plans"], totals["entries"] or 0
+
+
+def _curation_queues(user) -> list[dict]:
+    """What waits for `user` to curate, per queue: the items whose two reviews differ (none
+    they reviewed themselves), each with the queue's Next, which hands curators these."""
+    waiting = (
+        ("plans", "Plans", plans_in_curation_for(user)),
+        ("cases", "Cases", in_curation_for(user, Case)),
+        ("answers", "Answers", in_curation_for(user, Answer)),
+    )
+    return [
+        {
+            "name": f"{label} to curate",
+            "count": items.count(),
+            "detail": "two reviews differ",
+            "url": reverse(queue),
+            "yours": True,
+            "next_url": reverse(f"{queue}-next"),
+        }
+        for queue, label, items in waiting
+    ]
 
 
 def _queue_counts() -> dict[str, int]:

@@ -64,8 +64,20 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
     return respond_to_decision(
         request,
         lambda version: act(entry, actor=request.user, expected_version=version, note=note),
-        redraw=lambda **outcome: _redraw(request, entry, undo=action == "undo", **outcome),
+        redraw=lambda **outcome: _redraw(
+            request, entry, undo=action == "undo", accept=action == "accept", **outcome
+        ),
         done_url=lambda: entry_url(entry),
+    )
+
+
+def _anchor_question(entry: Entry) -> str:
+    """Asked in the row of an entry just accepted whose anchor still needs a person: the
+    accept does not vouch for the anchor, so the editor confirms it (or edits) there and then,
+    rather than finding it again later."""
+    return (
+        f"Accepted. Its anchor is {entry.get_anchor_status_display().lower()} and nobody has "
+        "confirmed it: Confirm anchor (c) if the span is right, or Edit (e) it."
     )
 
 
@@ -133,6 +145,7 @@ def _redraw(
     refused=None,
     decision: Decision | None = None,
     undo: bool = False,
+    accept: bool = False,
     moved: bool = False,
 ) -> HttpResponse:
     plan = entry.plan
@@ -144,6 +157,8 @@ def _redraw(
     if decision is not None:
         moved = moved or bool({"span_start", "span_end"} & set(decision.after))
     message = str(refused) if refused is not None else ""
+    if accept and decision is not None and entry.anchor_unsettled:
+        message = _anchor_question(entry)
     if request.htmx:
         # Any decision but an undo leaves something to undo; after an undo, ask the log.
         undoable = True if decision is not None and not undo else None

@@ -1,15 +1,19 @@
 """What an item's page asks of its lease: the "Also here" strip (and, when the page polls,
-recording that the person is here and renewing their lease), and moving on to the next item
-once a decision finished this one."""
+recording that the person is here and renewing their lease), moving on to the next item
+once a decision finished this one, and the way back: the next page's offer to undo it."""
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils import timezone
 
 from review.actions import leases, plan_reviews
-from review.models import Lease, Plan, ReviewerSettings, SecondOpinions
+from review.decisions import decisions_by, last_undoable
+from review.models import Answer, Case, Lease, Plan, ReviewerSettings, SecondOpinions
 from review.views import HtmxHttpRequest
 
 Queue = Lease.Queue
@@ -40,12 +44,81 @@ def after_deciding(request: HtmxHttpRequest, queue: str, item_id: int, response)
         return response
     if stays_after_deciding(request.user):
         return response
+    _remember_moved_on(request, queue, item_id)
     lease = leases.take_next(queue, request.user)
     url = item_url(queue, lease.item_id) if lease else reverse(f"{queue}-next")
     if request.htmx:
         response["HX-Redirect"] = url
         return response
     return redirect(url)
+
+
+# --- the way back after moving on ------------------------------------------------------------
+
+# What the next page offers to undo, per queue: the item's model, its undo (the action the
+# item's own Undo posts to), the log's undo action, and what the decision is called.
+UNDOABLE_QUEUES = {
+    Queue.CASES: (Case, "case-undo", "case.undo", "verdict"),
+    Queue.ANSWERS: (Answer, "answer-undo", "answer.undo", "decision"),
+}
+MOVED_ON = "moved_on"
+# How long the next page offers the undo, at most; it goes sooner, at the person's next
+# decision. A slip is seen on the next page within moments; after minutes, or once they have
+# decided something else, an undo reaching back would take a verdict back from a page they
+# no longer look at, and the item's own page (or the dashboard's list) has its Undo.
+UNDO_AFTER_MOVING_ON = timedelta(minutes=5)
+
+
+def _remember_moved_on(request: HttpRequest, queue: str, item_id: int) -> None:
+    if queue not in UNDOABLE_QUEUES:
+        return
+    latest = decisions_by(request.user, 1)
+    model = UNDOABLE_QUEUES[queue][0]
+    if not latest or (latest[0].object_type, latest[0].object_id) != (
+        model._meta.model_name,
+        str(item_id),
+    ):
+        return
+    request.session[MOVED_ON] = {"queue": queue, "item": item_id, "decision": latest[0].pk}
+
+
+def undo_offer(request: HttpRequest, queue: str) -> dict:
+    """The page after Next moved on: "Undo your verdict on c-1004", while that verdict is
+    still the person's latest decision, still the item's latest (nobody decided it since),
+    and younger than UNDO_AFTER_MOVING_ON. It posts to the item's own undo, which keeps the
+    log, the versions and whose opinion may be taken back."""
+    moved = request.session.get(MOVED_ON)
+    if not moved or moved["queue"] != queue:
+        return {}
+    model, undo_url, undo_action, called = UNDOABLE_QUEUES[queue]
+    item = model.objects.filter(pk=moved["item"]).first()
+    latest = decisions_by(request.user, 1)
+    undoable = last_undoable(item, undo_action) if item is not None else None
+    if (
+        not latest
+        or latest[0].pk != moved["decision"]
+        or undoable is None
+        or undoable.pk != moved["decision"]
+        or timezone.now() - undoable.at > UNDO_AFTER_MOVING_ON
+    ):
+        del request.session[MOVED_ON]
+        return {}
+    name = item.case_id if queue == Queue.CASES else item.answer_id
+    return {
+        "undo_offer": {
+            "label": f"Undo your {called} on {name}",
+            "url": reverse(undo_url, args=[item.pk]),
+            "version": item.version,
+        }
+    }
+
+
+def after_undoing(request: HttpRequest, queue: str, item_id: int, response) -> HttpResponse:
+    """An undo sent from the next page's offer takes the item back (if nobody else holds it),
+    so deciding it again moves on as it did the first time."""
+    if response.status_code == 302 and request.POST.get("retake") == "1":
+        leases.renew(queue, item_id, request.user, retake=True)
+    return response
 
 
 def presence_strip(queue: str, item_id: int) -> dict:

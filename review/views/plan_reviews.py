@@ -4,12 +4,15 @@ curator takes one side or edits the entry, and can undo what settled an entry.""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from grounding.revisions import WordChange, word_sides
 from review.actions.entries import BoundaryOffer, EditRefused
 from review.actions.plan_reviews import (
     curate_entry,
@@ -102,13 +105,51 @@ def _rows_to_settle(request: HttpRequest, plan: Plan, editing, form) -> list[dic
             editing = entry
             start_from = b if request.GET.get("from") == "second" else a
             form = CurationEditForm(entry, len(text), start_from=start_from)
-        sides = [
-            (label, copy.reviewer.username, side, text[side.span_start : side.span_end])
-            for label, copy, side in (("first", copies[0], a), ("second", copies[1], b))
-        ]
+        sides = reviews_side_by_side(
+            (copies[0].reviewer.username, a, text[a.span_start : a.span_end]),
+            (copies[1].reviewer.username, b, text[b.span_start : b.span_end]),
+        )
         being_edited = editing is not None and editing.pk == entry.pk
         rows.append({"entry": entry, "sides": sides, "form": form if being_edited else None})
     return rows
+
+
+@dataclass(frozen=True)
+class ReviewSide:
+    """One review's version of an entry beside the other's: its fields as runs "same" or
+    "differs" (`grounding.revisions.word_sides`), the state by whether it differs."""
+
+    label: str
+    reviewer: str
+    entry: Entry
+    state_differs: bool
+    words: dict[str, tuple[WordChange, ...]]
+
+
+def reviews_side_by_side(*reviews: tuple[str, Entry, str]) -> list[ReviewSide]:
+    """The two reviews (reviewer, their entry, the text at its span), each field marked
+    word by word where it differs from the other's."""
+    (_, a, text_a), (_, b, text_b) = reviews
+    fields = {
+        "path": (a.path, b.path),
+        "title": (a.title, b.title),
+        "span": (f"{a.span_start}–{a.span_end}", f"{b.span_start}–{b.span_end}"),
+        "note": (a.note, b.note),
+        "text": (text_a, text_b),
+    }
+    marked = {name: word_sides(*pair) for name, pair in fields.items()}
+    return [
+        ReviewSide(
+            label,
+            reviewer,
+            entry,
+            a.state != b.state,
+            {name: sides[index] for name, sides in marked.items()},
+        )
+        for index, (label, (reviewer, entry, _)) in enumerate(
+            zip(("first", "second"), reviews, strict=True)
+        )
+    ]
 
 
 @require_GET

@@ -22,7 +22,7 @@ from review.actions import leases
 from review.decisions import ActionRefused
 from review.models import Lease, ReviewerSettings
 from review.views import HtmxHttpRequest, cases, entries
-from review.views.leasing import item_url, presence
+from review.views.leasing import item_url, presence, undo_offer
 from review.views.plan import get_plan_for_user
 
 Queue = Lease.Queue
@@ -70,6 +70,7 @@ def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
         "may_take": may_take,
         "list_url": reverse(queue),
         "next_url": reverse(f"{queue}-next"),
+        **undo_offer(request, queue),
     }
     return render(request, "review/queues/next.html", context)
 

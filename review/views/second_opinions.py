@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from grounding.revisions import WordChange, word_sides
+from review.actions.reviews import second_opinion_ahead
 from review.models import SecondOpinions
 from review.permissions import can_curate
 
@@ -17,6 +19,10 @@ class Opinion:
     label: str
     reviewer: str
     note: str
+    # Beside the other opinion: whether the verdicts differ, and the note as runs "same" or
+    # "differs" (`grounding.revisions.word_sides`); empty with one opinion alone.
+    label_differs: bool = False
+    note_words: tuple[WordChange, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,20 +81,50 @@ def opinions_context(request, item: SecondOpinions, history, *, may_decide: bool
             item.AGREED: "Two reviewers agreed.",
             item.CURATED: "A curator settled two opinions that differed.",
         }
+        differs = item.first_opinion != item.second_opinion
+        notes = word_sides(item.first_note, item.second_note)
         panel = OpinionsPanel(
             stage,
             messages[stage],
             tuple(
-                Opinion(label.get(value, value), str(reviewer), note)
-                for value, reviewer, note in (
-                    (item.first_opinion, item.first_by, item.first_note),
-                    (item.second_opinion, item.second_by, item.second_note),
+                Opinion(label.get(value, value), str(reviewer), note, differs, words)
+                for (value, reviewer, note), words in zip(
+                    (
+                        (item.first_opinion, item.first_by, item.first_note),
+                        (item.second_opinion, item.second_by, item.second_note),
+                    ),
+                    notes,
+                    strict=True,
                 )
             ),
         )
+    can_decide = may_decide_now(user, item, may_decide)
+    if stage == item.SINGLE and can_decide:
+        panel = _before_the_first(item)
     return {
         "opinions": panel,
-        "can_decide": may_decide_now(user, item, may_decide),
+        "can_decide": can_decide,
         "can_undo": may_undo,
         "history": history,
     }
+
+
+def _before_the_first(item: SecondOpinions) -> OpinionsPanel | None:
+    """What the reviewer is told before a verdict: whether theirs will be the first of two
+    opinions. Nothing about anyone else is known yet, so nothing blind is given away."""
+    always, checked = second_opinion_ahead(item)
+    thing = item._meta.verbose_name
+    if always:
+        message = (
+            f"Double review: yours is the first opinion. A second reviewer also decides this "
+            f"{thing}, blind; your verdict alone does not decide it."
+        )
+    elif checked:
+        label = dict(type(item)._meta.get_field(item.OUTCOME_FIELD).choices)[checked]
+        message = (
+            f"Single review, unless your verdict is {label.lower()}: then it is the first "
+            f"opinion, and a second reviewer also decides this {thing}, blind."
+        )
+    else:
+        return None
+    return OpinionsPanel(item.SINGLE, message)

@@ -67,7 +67,7 @@
 
   function decide(action) {
     var button = verdictButton(action);
-    if (!button) return;
+    if (!button) return false;
     var note = document.querySelector("[data-note]");
     if (button.hasAttribute("data-note-required") && note && !note.value.trim()) {
       // Ask for the note first; Ctrl+Enter in the note then sends this action.
@@ -79,9 +79,10 @@
         hint.hidden = false;
       }
       note.focus();
-      return;
+      return true;
     }
     button.click();
+    return true;
   }
 
   // A verdict that did not land (someone decided first) swaps in a fresh panel; put the note
@@ -135,7 +136,9 @@
       case "u": decide("uphold"); break;
       case "o": decide("overturn"); break;
       case "w": decide("needs_rewrite"); break;
-      case "z": decide("undo"); break;
+      // While the page offers to undo the verdict Next moved on from, z is that offer's
+      // (queue.js): it is the moderator's own latest decision.
+      case "z": handled = !document.querySelector("[data-undo-moved-on]") && decide("undo"); break;
       default: handled = false;
     }
     if (handled) event.preventDefault();

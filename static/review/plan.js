@@ -16,6 +16,8 @@
   let keyboardAction = false;
   // Entries this page decided, latest last: u takes back the latest, wherever the focus is.
   const decidedHere = [];
+  // The entry an accept stayed on, its anchor still to confirm.
+  let askingAbout = null;
 
   // The rows shown: the entry filter hides the others, and j/k pass them by.
   function rows() {
@@ -277,7 +279,13 @@
     // e with text selected in the document: the edit form opens with the selection's offsets.
     if (action === "edit") selectedSpan = selectionSpan();
     control.click();
-    if (ADVANCING.has(action)) move(1);
+    // An accept does not vouch for a doubtful anchor: stay on the entry, whose row then asks
+    // to confirm it (c) or edit it (e), instead of c landing on the next entry.
+    if (action === "accept" && row.querySelector('[data-action="confirm"]')) {
+      askingAbout = currentId;
+    } else if (ADVANCING.has(action)) {
+      move(1);
+    }
   }
 
   function toggleHelp(force) {
@@ -429,6 +437,12 @@
         editing.select();
       }
       return;
+    }
+    const answered = event.detail.xhr && event.detail.xhr.status === 200;
+    if (askingAbout && answered && elt && elt.id === "entry-" + askingAbout) {
+      // The accept settled the anchor after all (it was kept as an edit): move on as usual.
+      if (!elt.querySelector('[data-action="confirm"]') && currentId === askingAbout) move(1);
+      askingAbout = null;
     }
     markCurrent(currentId);
     const counters = document.getElementById("plan-counters");

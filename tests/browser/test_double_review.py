@@ -144,6 +144,10 @@ def test_two_editors_review_a_plan_and_a_curator_settles_it_by_an_edit(
     expect(entries.first).to_contain_text(f"Entry #{last.number}")
     expect(entries.locator(".opinion").nth(0)).to_contain_text("Accepted")
     expect(entries.locator(".opinion").nth(1)).to_contain_text("Rejected")
+    # Side by side, not stacked: the two reviews start on one line, the second to the right.
+    first_box, second_box = (entries.locator(".opinion").nth(n).bounding_box() for n in (0, 1))
+    assert first_box["y"] == second_box["y"] and second_box["x"] > first_box["x"]
+    expect(entries.locator(".opinion").nth(1).locator("mark.differs")).to_have_text("Rejected")
 
     # Undo the latest agreement with its key: that entry is to settle again; take a side.
     page.wait_for_load_state()

@@ -15,6 +15,7 @@ from review.models import Decision, Entry, Plan
 from review.views.presenters import ENTRY_CHUNK
 from tests.browser.conftest import log_in
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 
 
 def row(page, entry):
@@ -293,3 +294,25 @@ def test_the_entry_filter_hides_rows_in_place_and_a_decided_row_follows_it(page,
     page.keyboard.press("j")
     expect(row(page, third)).to_be_focused()
     expect(row(page, fourth)).to_be_visible()
+
+
+def test_a_on_a_fuzzy_entry_stays_there_and_asks_so_c_confirms_that_anchor(page, reviewers) -> None:
+    plan = make_plan(2)
+    first, fuzzy, third = entries_of(plan)[:3]
+    update_entries(Entry.objects.filter(pk=fuzzy.pk), anchor_status="fuzzy")
+    log_in(page, "editor")
+    page.goto(f"/plans/{plan.pk}/?entry={fuzzy.pk}")
+    expect(row(page, fuzzy)).to_be_focused()
+
+    page.keyboard.press("a")
+    expect_state(page, fuzzy, "accepted")
+    expect(row(page, fuzzy).locator(".row-message")).to_contain_text("nobody has confirmed it")
+    expect(row(page, fuzzy)).to_be_focused()
+    page.keyboard.press("c")
+    expect(row(page, fuzzy)).to_contain_text("confirmed by an editor")
+
+    settled = Entry.objects.get(pk=fuzzy.pk)
+    assert (settled.state, settled.anchor_confirmed) == ("accepted", True)
+    assert Entry.objects.get(pk=third.pk).state == "proposed"
+    actions = list(Decision.objects.order_by("pk").values_list("action", flat=True))
+    assert actions == ["entry.accept", "entry.confirm_anchor"]

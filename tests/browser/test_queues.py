@@ -199,3 +199,29 @@ def test_the_entry_filter_and_find_in_the_document(page, reviewers) -> None:
     page.get_by_role("button", name="Find next").click()
     selected = page.evaluate("() => window.getSelection().toString()")
     assert selected.lower() == "section 3 says"
+
+
+def test_z_after_next_moved_on_undoes_the_verdict_left_behind(page, reviewers) -> None:
+    first, second = make_case("c-1"), make_case("c-2")
+    log_in(page, "moderator")
+    page.goto("/cases/")
+    page.wait_for_load_state()
+    page.keyboard.press("n")
+    page.wait_for_url(f"**/cases/{first.pk}/")
+    page.locator("body").focus()
+    page.keyboard.press("u")
+    page.wait_for_url(f"**/cases/{second.pk}/")
+    offer = page.get_by_role("button", name=re.compile("Undo your verdict on c-1"))
+    expect(offer).to_be_visible()
+
+    page.locator("body").focus()
+    page.keyboard.press("z")
+    page.wait_for_url(f"**/cases/{first.pk}/")
+    expect(page.locator("#verdict-badge")).to_have_text("Verdict: Proposed")
+    first.refresh_from_db()
+    assert first.verdict == "proposed"
+    # Back on c-1 and holding it again: deciding it moves on once more.
+    expect(page.locator("#presence")).to_contain_text("You hold this case", timeout=LIVE)
+    page.locator("body").focus()
+    page.keyboard.press("u")
+    page.wait_for_url(f"**/cases/{second.pk}/")

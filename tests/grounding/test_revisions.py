@@ -20,6 +20,7 @@ from grounding.revisions import (
     paragraph_diff,
     paragraphs,
     word_diff,
+    word_sides,
 )
 from grounding.segmentation import parse_segmentation_plan
 
@@ -86,6 +87,27 @@ def test_texts_too_long_to_diff_by_word_are_shown_whole(monkeypatch) -> None:
 
 def test_identical_texts_have_no_removed_or_added_words() -> None:
     assert {c.kind for c in word_diff("same words here.", "same words here.")} == {"same"}
+
+
+def test_two_texts_side_by_side_mark_on_each_side_only_the_words_it_alone_has() -> None:
+    first, second = word_sides("Covers fire doors and exits.", "Covers fire exits only.")
+
+    assert [c.text for c in first if c.kind == "differs"] == ["doors and "]
+    assert [c.text for c in second if c.kind == "differs"] == [" only"]
+    assert "".join(c.text for c in first) == "Covers fire doors and exits."
+    assert "".join(c.text for c in second) == "Covers fire exits only."
+
+
+def test_identical_texts_side_by_side_differ_nowhere() -> None:
+    first, second = word_sides("same words.", "same words.")
+
+    assert {c.kind for c in first + second} == {"same"}
+
+
+def test_an_empty_side_has_no_runs_and_the_other_differs_whole() -> None:
+    first, second = word_sides("", "A note.")
+
+    assert first == () and [(c.kind, c.text) for c in second] == [("differs", "A note.")]
 
 
 # --- the paragraph diff ----------------------------------------------------------------------

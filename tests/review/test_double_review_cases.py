@@ -3,6 +3,8 @@ curator, and every step is a logged decision that undo takes back."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from review.models import Case, Decision
@@ -207,3 +209,89 @@ def test_the_old_review_next_address_sends_people_to_the_queues_next(client, mod
 
     assert response.status_code == 302 and response["Location"] == "/cases/next/"
     assert client.get("/next/nothing/").status_code == 404
+
+
+# --- told before the verdict ------------------------------------------------------------------
+
+
+def test_a_moderator_is_told_before_a_verdict_that_theirs_is_the_first_of_two_opinions(
+    client, moderator, case
+):
+    body = client.get(f"/cases/{case.pk}/").content.decode()
+
+    assert "yours is the first opinion" in body
+    assert "A second reviewer also decides this case, blind" in body
+
+
+def test_the_panel_fragment_says_so_too(client, moderator, case):
+    response = client.post(f"/cases/{case.pk}/undo/", {"version": case.version}, headers=HTMX)
+
+    html = response.content.decode()
+    assert response.status_code == 422 and "<html" not in html
+    assert "yours is the first opinion" in html
+
+
+def test_a_moderator_is_told_an_overturn_would_be_checked_by_a_second_reviewer(client, moderator):
+    double_review("cases", share_percent=0, on_overturn=True)
+    plain = make_case("c-8")
+
+    body = client.get(f"/cases/{plain.pk}/").content.decode()
+
+    assert "Single review, unless your verdict is overturned" in body
+    assert "yours is the first opinion" not in body
+
+
+def test_a_single_review_case_says_nothing_of_a_second_opinion(client, moderator):
+    plain = make_case("c-8")
+
+    body = client.get(f"/cases/{plain.pk}/").content.decode()
+
+    assert "second reviewer" not in body and 'class="second-opinions"' not in body
+
+
+def test_a_reader_is_not_told_about_opinions_they_cannot_give(client, reader, case):
+    body = client.get(f"/cases/{case.pk}/").content.decode()
+
+    assert "yours is the first opinion" not in body
+
+
+def test_the_second_reviewer_is_told_before_deciding_and_not_whose_the_first_was(
+    client, moderator, moderator2, case
+):
+    post(as_user(client, moderator), case, "overturn", "Satire, clearly.")
+
+    body = as_user(client, moderator2).get(f"/cases/{case.pk}/").content.decode()
+
+    assert "Second opinion: decide without seeing the first." in body
+    assert "yours is the first opinion" not in body
+    assert "Satire, clearly." not in body and "by moderator," not in body
+
+
+def test_the_curator_sees_the_two_opinions_side_by_side_with_what_differs_marked(
+    client, moderator, moderator2, curator, case
+):
+    post(as_user(client, moderator), case, "uphold", "Rule 2 matched the quote.")
+    post(as_user(client, moderator2), case, "overturn", "Rule 2 missed <i>satire</i> in the quote.")
+
+    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+
+    panel = body.split('class="opinions-side-by-side"')[1].split('<form method="post"')[0]
+    first, second = panel.split('<div class="opinion">')[1:3]
+    marks = [
+        re.findall(r'<mark class="differs[^"]*">(.*?)</mark>', side) for side in (first, second)
+    ]
+    assert marks[0] == ["Upheld", "matched"]
+    assert marks[1] == ["Overturned", "missed &lt;i&gt;satire&lt;/i&gt; in"]
+    assert "<i>satire</i>" not in body
+
+
+def test_agreeing_opinions_mark_only_where_their_notes_differ(
+    client, moderator, moderator2, curator, case
+):
+    post(as_user(client, moderator), case, "uphold", "Clear match.")
+    post(as_user(client, moderator2), case, "uphold", "Clear match.")
+
+    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+
+    panel = body.split('class="opinions-side-by-side"')[1].split("</section>")[0]
+    assert 'class="differs' not in panel

@@ -5,13 +5,16 @@ entry, or edits it as the settled version under the entry edit's rules; each set
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from django.utils.html import escape
 
-from review.actions.plan_reviews import differing_entries, open_review_copy
+from review.actions.plan_reviews import differing_entries, open_review_copy, review_copies
 from review.adapters.plans import export_plan
-from review.models import Decision
+from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.plans import update_entries
 from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
 
@@ -193,3 +196,58 @@ def test_a_stale_undo_changes_nothing_and_says_who_moved_it(client, plan, curato
     entry.refresh_from_db()
     assert (entry.state, entry.version) == ("accepted", version)
     assert "was changed by" in response.content.decode()
+
+
+# --- the two reviews side by side ----------------------------------------------------------
+
+
+def side_of(body: str, entry, label: str) -> str:
+    section = body.split(f'id="curate-entry-{entry.pk}"')[1].split("</section>")[0]
+    return section.split(f'data-side="{label}"')[1].split("</form>")[0]
+
+
+def marked(html: str) -> list[str]:
+    return re.findall(r'<mark class="differs[^"]*">(.*?)</mark>', html, re.S)
+
+
+def test_the_curation_page_sets_the_reviews_side_by_side_marking_what_differs_word_by_word(
+    client, plan, curator
+):
+    entry = entries_of(plan)[1]
+    first_copy, second_copy = (
+        copy.entries.get(position=entry.position) for copy in review_copies(plan)
+    )
+    update_entries(
+        Entry.objects.filter(pk=second_copy.pk),
+        title=f"{entry.title} <b>reworded</b>",
+        note="Not a section of its own.",
+    )
+
+    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+
+    first, second = side_of(body, entry, "first"), side_of(body, entry, "second")
+    assert 'class="opinions-side-by-side"' in body
+    # The states differ (accepted, rejected); the title only by the words the second added.
+    assert marked(first) == ["Accepted"]
+    assert marked(second) == [
+        "Rejected",
+        " &lt;b&gt;reworded&lt;/b&gt;",
+        "Not a section of its own.",
+    ]
+    assert "<b>reworded</b>" not in body
+    # Where both read the same, nothing is marked: the path and the span.
+    assert first_copy.path in first and first_copy.path in second
+
+
+def test_the_text_of_both_spans_is_shown_marked_where_the_boundaries_differ(client, plan, curator):
+    entry = entries_of(plan)[2]
+    second_copy = review_copies(plan)[1].entries.get(position=entry.position)
+    text = plan.document.text
+    update_entries(Entry.objects.filter(pk=second_copy.pk), span_end=second_copy.span_end - 6)
+
+    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+
+    first = side_of(body, entry, "first")
+    tail = text[second_copy.span_end - 6 : second_copy.span_end]
+    assert escape(tail.strip()) in "".join(marked(first))
+    assert f"{second_copy.span_start}–<mark" in side_of(body, entry, "second")

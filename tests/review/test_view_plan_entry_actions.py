@@ -95,6 +95,33 @@ def test_confirming_a_fuzzy_anchor_settles_it(client, editor, plan) -> None:
     assert "Anchor: fuzzy, confirmed by an editor" in body
 
 
+def test_accepting_an_entry_whose_anchor_is_fuzzy_asks_in_its_row_to_confirm_it(
+    client, editor, plan
+) -> None:
+    entry = entries_of(plan)[1]
+    update_entries(Entry.objects.filter(pk=entry.pk), anchor_status="fuzzy")
+    client.force_login(editor)
+
+    response = act(client, entry, "accept")
+
+    body = response.content.decode()
+    assert response.status_code == 200 and "<html" not in body
+    row = body.split(f'<li id="entry-{entry.pk}"')[1].split("</li>")[0]
+    assert "Its anchor is fuzzy and nobody has confirmed it" in row
+    assert 'data-action="confirm"' in row
+    accepted = Entry.objects.get(pk=entry.pk)
+    # The accept alone does not vouch for the anchor.
+    assert accepted.state == "accepted" and not accepted.anchor_confirmed
+
+
+def test_accepting_an_entry_whose_anchor_is_exact_asks_nothing(client, editor, plan) -> None:
+    client.force_login(editor)
+
+    body = act(client, entries_of(plan)[1], "accept").content.decode()
+
+    assert "nobody has confirmed it" not in body
+
+
 def test_a_stale_version_is_409_naming_who_changed_it_and_overwrites_nothing(
     client, editor, django_user_model, plan
 ) -> None:
