@@ -340,9 +340,18 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             reason = "Not adjudicated: " + "; ".join(refused.problems)
         return plan_page(request, plan, refusal=reason, status=422)
-    messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
-    done = redirect(f"{plan_url(plan.pk)}?adjudicated=1")
-    return after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
+    done = redirect(plan_url(plan.pk))
+    response = after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
+    # Moved on to the next plan, the message is read there, where no download is offered.
+    if response.get("HX-Redirect", response.get("Location")) == done["Location"]:
+        messages.success(
+            request, "The plan is adjudicated and frozen. Its JSON is ready to download."
+        )
+    else:
+        messages.success(
+            request, f"Plan {plan.pk} ({plan.document.name}) is adjudicated and frozen."
+        )
+    return response
 
 
 @require_GET
