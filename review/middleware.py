@@ -3,7 +3,7 @@ JSON `{"detail", "problems"}` under the API, plain text elsewhere.
 
 - RefuseOversizedBodies: a body longer than REVIEW_MAX_UPLOAD_BYTES answers 413 naming the
   limit, before anything reads it (a 60 MB upload would otherwise be held in memory, parsed
-  and proposed on).
+  and proposed on); on the pages, as a page of the product with a way back.
 - RefuseNulInForms: a form post or a query holding the NUL character, naming the field:
   PostgreSQL cannot store or compare it in text, so a note, a title or a list filter with one
   would otherwise fail as a server error (on SQLite it would be kept, and differ between the
@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.http import url_has_allowed_host_and_scheme
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -48,8 +50,21 @@ class RefuseOversizedBodies(MiddlewareMixin):
         except ValueError:
             return refusal(request, 400, "the Content-Length header is not a number")
         if size > settings.REVIEW_MAX_UPLOAD_BYTES:
-            return refusal(request, 413, upload_limit_message(size))
+            if is_api(request):
+                return refusal(request, 413, upload_limit_message(size))
+            return too_large_page(request, size)
         return None
+
+
+def too_large_page(request: HttpRequest, size: int) -> HttpResponse:
+    """The upload forms' 413: the product's page naming the limit, and a link back to the
+    form (the page it came from, when that is one of ours). Sign-in has not run yet, so the
+    page draws no one's header."""
+    back = request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("dashboard")
+    context = {"message": upload_limit_message(size), "back_url": back}
+    return render(request, "review/request_too_large.html", context, status=413)
 
 
 class RefuseNulInForms(MiddlewareMixin):
