@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grounding.segmentation import shown_number
@@ -100,6 +101,7 @@ def row_context(request: HttpRequest, plan: Plan) -> dict:
 
 
 @require_GET
+@never_cache  # Back must not show an item as it was before a decision on it
 def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return plan_page(request, get_plan_for_user(request, pk))
 
