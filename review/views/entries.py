@@ -151,7 +151,13 @@ def _redraw(
         # Any decision but an undo leaves something to undo; after an undo, ask the log.
         undoable = True if decision is not None and not undo else None
         html = _entry_fragments(
-            request, entry, message=message, conflict=conflict, spans_moved=moved, undoable=undoable
+            request,
+            entry,
+            message=message,
+            conflict=conflict,
+            spans_moved=moved,
+            undoable=undoable,
+            merge_changed=decision is not None and changes_a_merge(decision),
         )
         return HttpResponse(html, status=status)
     if status == 409:
@@ -169,8 +175,11 @@ def _entry_fragments(
     spans_moved: bool = False,
     undoable: bool | None = None,
     oob_row: bool = False,
+    merge_changed: bool = False,
 ) -> str:
-    """The entry's row, and out of band its span on the left and the plan's counters.
+    """The entry's row, and out of band its span on the left and the plan's counters; when
+    the entry was merged or is no longer (`merge_changed`), the row of the entry it joins or
+    left too, whose text grew or shrank.
 
     When only the state changed, only the span's mark is redrawn (it carries the state, and
     the span's text follows it in CSS), so the document's text is not read at all; when a
@@ -179,21 +188,12 @@ def _entry_fragments(
     """
     plan = entry.plan
     context = row_context(request, plan)
-    if undoable is None:
-        undoable = undo_target(entry) is not None
-    decider = ""
-    if entry.decided_by_id:
-        user = request.user
-        decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
+    joined = Entry.objects.select_related("decided_by").joined_by(entry) if merge_changed else None
+    if joined is not None:
+        joined.plan = plan
+        context["joined"] = _row(request, joined, context["entries_url"])
     context |= {
-        "entry": EntryRow(
-            entry,
-            context["entries_url"],
-            decider=decider,
-            undoable=undoable,
-            # Only a doubtful anchor shows the text at its span beside what it quoted.
-            text=plan.document_text if entry.anchor_in_doubt else None,
-        ),
+        "entry": _row(request, entry, context["entries_url"], undoable=undoable),
         "message": message,
         "conflict": conflict,
         "counts": plan.counts,
@@ -203,6 +203,32 @@ def _entry_fragments(
     if spans_moved:
         context |= _regions_around(entry, context["entries_url"])
     return render_to_string("review/plans/entry_changed.html", context, request)
+
+
+def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None) -> EntryRow:
+    """One entry's row as a fragment draws it: who decided, its undo (asking the log when
+    `undoable` is None), and its text with what is merged into it."""
+    if undoable is None:
+        undoable = undo_target(entry) is not None
+    decider = ""
+    if entry.decided_by_id:
+        user = request.user
+        decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
+    return EntryRow(
+        entry,
+        entries_url,
+        decider=decider,
+        undoable=undoable,
+        # Only a doubtful anchor shows the text at its span beside what it quoted.
+        text=entry.plan.document_text if entry.anchor_in_doubt else None,
+        merged_end=Entry.objects.merged_end(entry),
+    )
+
+
+def changes_a_merge(decision: Decision) -> bool:
+    """Whether the decision merged an entry or took a merge back."""
+    states = {decision.before.get("state"), decision.after.get("state")}
+    return Entry.State.MERGED in states
 
 
 def _regions_around(entry: Entry, entries_url: str) -> dict:

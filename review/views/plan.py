@@ -39,7 +39,7 @@ from review.decisions import (
     undoable_entry_ids,
 )
 from review.insights import rule_record
-from review.models import Decision, Entry, Lease, Plan, PlanCounts
+from review.models import Decision, Entry, Lease, Plan, PlanCounts, merged_ends
 from review.permissions import can_decide_plans
 from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
@@ -156,10 +156,23 @@ def plan_page(
     )
 
 
-def _entry_rows(plan: Plan, entries: list[Entry], entries_url: str, text: str, *, first: int = 1):
-    """The entries as their rows draw them, numbered from `first`."""
+def _entry_rows(
+    plan: Plan,
+    entries: list[Entry],
+    entries_url: str,
+    text: str,
+    *,
+    first: int = 1,
+    more_after: bool = False,
+):
+    """The entries as their rows draw them, numbered from `first`; `more_after` when the
+    plan has entries after these (whose merges may join the last of them)."""
     undoable = undoable_entry_ids(plan)
     deciders = _usernames({entry.decided_by_id for entry in entries})
+    ends = merged_ends(entries)
+    last = next((entry for entry in reversed(entries) if entry.state != Entry.State.MERGED), None)
+    if more_after and last is not None and (end := Entry.objects.merged_end(last)) is not None:
+        ends[last.pk] = end
     return [
         EntryRow(
             entry,
@@ -168,6 +181,7 @@ def _entry_rows(plan: Plan, entries: list[Entry], entries_url: str, text: str, *
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
             text=text,
+            merged_end=ends.get(entry.pk),
         )
         for number, entry in enumerate(entries, start=first)
     ]
@@ -188,7 +202,14 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not entries:
         raise Http404("No such list of entries.")
     context = row_context(request, plan)
-    rows = _entry_rows(plan, entries, context["entries_url"], plan.document.text, first=start + 1)
+    rows = _entry_rows(
+        plan,
+        entries,
+        context["entries_url"],
+        plan.document.text,
+        first=start + 1,
+        more_after=len(entries) == ENTRY_CHUNK,
+    )
     (chunk,) = entry_chunks([(row, None) for row in rows], first_number=number)
     context |= {"chunk": chunk, "filtered_out": set()}
     return render(request, f"{PLAN_TEMPLATE}#entry-chunk", context)
