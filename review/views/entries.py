@@ -29,7 +29,7 @@ from review.actions.entries import (
 from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
-from review.models import Decision, Entry
+from review.models import COUNTER_KEYS, Decision, Entry, counter_column
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
@@ -141,8 +141,10 @@ def _redraw(
     plan = entry.plan
     conflict = None
     if stale is not None:
-        # Someone else's decision may have moved a boundary: redraw around it.
+        # Someone else's decision may have moved a boundary: redraw around it. Their
+        # decision moved the counters too, maybe after the plan was read for this request.
         entry, conflict, moved = stale.current, stale.latest, True
+        _read_counters_again(plan)
         entry.plan = plan
     if decision is not None:
         moved = moved or bool({"span_start", "span_end"} & set(decision.after))
@@ -164,6 +166,10 @@ def _redraw(
         context = row_context(request, plan) | {"entry": entry, "latest": conflict}
         return render(request, "review/plans/conflict.html", context, status=409)
     return plan_page(request, plan, refusal=message, current=entry.pk, status=422)
+
+
+def _read_counters_again(plan) -> None:
+    plan.refresh_from_db(fields=[counter_column(key) for key in COUNTER_KEYS])
 
 
 def _entry_fragments(
@@ -262,7 +268,13 @@ def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) 
         "conflict": conflict,
     }
     if request.htmx:
-        return render(request, f"{PLAN_TEMPLATE}#edit-form", context, status=status)
+        html = render_to_string(f"{PLAN_TEMPLATE}#edit-form", context, request)
+        if conflict is not None:
+            # The other decision moved the counters: the header says what the form says.
+            _read_counters_again(entry.plan)
+            counters = context | {"counts": entry.plan.counts, "oob": True}
+            html += render_to_string(f"{PLAN_TEMPLATE}#counters", counters, request)
+        return HttpResponse(html, status=status)
     return render(request, "review/plans/edit.html", context, status=status)
 
 

@@ -3,6 +3,8 @@ answered over htmx with what changed, and with a redirect without it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from review.actions import entries as entry_actions
@@ -171,6 +173,66 @@ def test_a_stale_version_is_409_naming_who_changed_it_and_overwrites_nothing(
     assert "It is now accepted" in body
     assert Entry.objects.get(pk=entry.pk).state == "accepted"
     assert Decision.objects.count() == 1
+
+
+def counters_of(body: str) -> dict[str, int]:
+    section = body[body.index('<section id="plan-counters"') :]
+    section = section[: section.index("</section>")]
+    assert 'hx-swap-oob="true"' in section[: section.index(">")]
+    states = re.findall(r'<li class="state state-(\w+)">[^<]*<b>(\d+)</b>', section)
+    decided = re.search(r'<strong class="num">(\d+)</strong> of', section).group(1)
+    return {"decided": int(decided)} | {state: int(count) for state, count in states}
+
+
+@pytest.mark.parametrize("action", ["reject", "merge", "accept"])
+def test_a_409_carries_the_counters_as_the_other_decision_left_them(
+    client, editor, django_user_model, plan, action
+) -> None:
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    seen = entry.version
+    entry_actions.reject_entry(entry, actor=other, expected_version=seen)
+    client.force_login(editor)
+    if action == "accept":
+        seen += 1  # the page saw the reject, and the other editor then took it back
+        entry.refresh_from_db()
+        entry_actions.undo_entry(entry, actor=other, expected_version=entry.version)
+
+    response = act(client, entry, action, version=seen)
+
+    assert response.status_code == 409
+    counts = plan.entries.counts()
+    assert counters_of(response.content.decode()) == {"decided": counts.decided} | {
+        state: count for state, _, count in counts.by_state
+    }
+
+
+def test_a_409_met_after_the_page_s_entry_was_read_carries_the_counters_as_they_are(
+    client, editor, django_user_model, plan, monkeypatch
+) -> None:
+    """The other decision lands between the request reading the entry and deciding on it
+    (the window two editors race in): the counters the refused decision moved in its undone
+    transaction are not the ones the answer shows."""
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = entries_of(plan)[1]
+    reject = entry_actions.ENTRY_ACTIONS["reject"]
+
+    def reject_after_otto_accepts(loaded, **kwargs):
+        fresh = Entry.objects.select_related("plan").get(pk=loaded.pk)
+        entry_actions.accept_entry(fresh, actor=other, expected_version=fresh.version)
+        return reject(loaded, **kwargs)
+
+    monkeypatch.setitem(entry_actions.ENTRY_ACTIONS, "reject", reject_after_otto_accepts)
+    client.force_login(editor)
+
+    response = act(client, entry, "reject", version=entry.version)
+
+    assert response.status_code == 409
+    counts = plan.entries.counts()
+    assert counts.by_state and Entry.objects.get(pk=entry.pk).state == "accepted"
+    assert counters_of(response.content.decode()) == {"decided": counts.decided} | {
+        state: count for state, _, count in counts.by_state
+    }
 
 
 def test_a_stale_plain_post_gets_a_409_page(client, editor, django_user_model, plan) -> None:
