@@ -249,6 +249,12 @@ class PlanQuerySet(models.QuerySet):
             return None
         return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
 
+    def waiting(self) -> PlanQuerySet:
+        """The plans waiting for a person: open (until adjudicated, a plan with every entry
+        decided still waits to be signed off), and not an editor's review copy (its plan is
+        the item). The plans queue hands these; the dashboard and /progress/ count them."""
+        return self.filter(status=Plan.Status.OPEN, review_of__isnull=True)
+
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
         it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
