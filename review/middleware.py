@@ -4,7 +4,8 @@ JSON `{"detail", "problems"}` under the API, plain text elsewhere.
 - RefuseOversizedBodies: a body longer than REVIEW_MAX_UPLOAD_BYTES answers 413 naming the
   limit, before anything reads it (a 60 MB upload would otherwise be held in memory, parsed
   and proposed on); the API's JSON-lines imports, which send a large body to a job, take up
-  to REVIEW_MAX_JOB_UPLOAD_BYTES.
+  to REVIEW_MAX_JOB_UPLOAD_BYTES; on the pages, a body over the limit answers a page of the
+  product with a way back.
 - RefuseNulInForms: a form post or a query holding the NUL character, naming the field:
   PostgreSQL cannot store or compare it in text, so a note, a title or a list filter with one
   would otherwise fail as a server error (on SQLite it would be kept, and differ between the
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.http import url_has_allowed_host_and_scheme
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -41,7 +44,7 @@ def upload_limit_message(size: int | None = None, setting: str = "REVIEW_MAX_UPL
     sent = f" this one is {size:,} bytes;" if size is not None else ""
     return (
         f"the request is too large:{sent} at most {limit:,} bytes "
-        f"({limit / 1024 / 1024:.0f} MiB) are taken ({setting})"
+        f"({limit / 1024 / 1024:.3g} MiB) are taken ({setting})"
     )
 
 
@@ -75,8 +78,21 @@ class RefuseOversizedBodies(MiddlewareMixin):
         if size > settings.REVIEW_MAX_UPLOAD_BYTES:
             setting = body_limit_setting(request)
             if size > getattr(settings, setting):
-                return refusal(request, 413, upload_limit_message(size, setting))
+                if is_api(request):
+                    return refusal(request, 413, upload_limit_message(size, setting))
+                return too_large_page(request, size)
         return None
+
+
+def too_large_page(request: HttpRequest, size: int) -> HttpResponse:
+    """The upload forms' 413: the product's page naming the limit, and a link back to the
+    form (the page it came from, when that is one of ours). Sign-in has not run yet, so the
+    page draws no one's header."""
+    back = request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("dashboard")
+    context = {"message": upload_limit_message(size), "back_url": back}
+    return render(request, "review/request_too_large.html", context, status=413)
 
 
 class RefuseNulInForms(MiddlewareMixin):

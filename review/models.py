@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import Count, F, Q
-from django.db.models.functions import Cast
+from django.db.models import Count, F, Max, Q, Subquery, Value
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 from django.utils.functional import cached_property
 
@@ -249,6 +249,12 @@ class PlanQuerySet(models.QuerySet):
             return None
         return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
 
+    def waiting(self) -> PlanQuerySet:
+        """The plans waiting for a person: open (until adjudicated, a plan with every entry
+        decided still waits to be signed off), and not an editor's review copy (its plan is
+        the item). The plans queue hands these; the dashboard and /progress/ count them."""
+        return self.filter(status=Plan.Status.OPEN, review_of__isnull=True)
+
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
         it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
@@ -272,6 +278,42 @@ class EntryQuerySet(models.QuerySet):
     def counts(self) -> PlanCounts:
         """These entries' counts, in one aggregate query."""
         return PlanCounts.from_values(self.aggregate(**count_aggregates()))
+
+    def merged_end(self, entry: Entry) -> int | None:
+        """Where `entry`'s text ends with the entries merged into it (the run of merged
+        entries right after it), None when none is or it is merged itself: one query.
+        `merged_ends` is its twin over rows in hand, and a test holds the two to the same
+        answer."""
+        if entry.state == Entry.State.MERGED:
+            return None
+        after = self.filter(plan_id=entry.plan_id, position__gt=entry.position)
+        next_unmerged = (
+            after.exclude(state=Entry.State.MERGED).order_by("position").values("position")[:1]
+        )
+        # No unmerged entry after it: the run goes to the plan's end (past any position).
+        run = after.filter(
+            state=Entry.State.MERGED,
+            position__lt=Coalesce(Subquery(next_unmerged), Value(2**31 - 1)),
+        )
+        return run.aggregate(end=Max("span_end"))["end"]
+
+    def joined_by(self, entry: Entry) -> Entry | None:
+        """The entry a merged `entry` is part of: the nearest one before it not merged."""
+        before = self.filter(plan_id=entry.plan_id, position__lt=entry.position)
+        return before.exclude(state=Entry.State.MERGED).order_by("-position").first()
+
+
+def merged_ends(entries: Iterable[Entry]) -> dict[int, int]:
+    """Entry id -> where its text ends with the entries merged into it, for the entries of
+    one plan in position order that some are merged into (`EntryQuerySet.merged_end`)."""
+    ends: dict[int, int] = {}
+    joined = None
+    for entry in entries:
+        if entry.state != Entry.State.MERGED:
+            joined = entry
+        elif joined is not None:
+            ends[joined.pk] = entry.span_end
+    return ends
 
 
 class Plan(models.Model):

@@ -93,9 +93,7 @@ def _in_order(items: QuerySet, *order: str) -> QuerySet:
 QUEUES = {
     Queue.PLANS: QueueKind(
         Plan,
-        lambda: Plan.objects.filter(status=Plan.Status.OPEN, review_of__isnull=True).order_by(
-            "created_at", "pk"
-        ),
+        lambda: Plan.objects.waiting().order_by("created_at", "pk"),
         lambda user: _in_order(plan_reviews.plans_needing_review_by(user), "created_at", "pk"),
         lambda user: can_decide_plans(user) or can_curate(user),
         to_hold=plan_reviews.plan_to_hold,

@@ -152,7 +152,7 @@ def plans_needing_review_by(user) -> QuerySet[Plan]:
         grouped = rows.values("review_of").annotate(n=Count("pk")).values("n")[:1]
         return Coalesce(Subquery(grouped), Value(0))
 
-    plans = Plan.objects.filter(status=Plan.Status.OPEN, review_of__isnull=True).annotate(
+    plans = Plan.objects.waiting().annotate(
         copies_n=counted(copies),
         submitted_n=counted(copies.filter(status=Plan.Status.ADJUDICATED)),
         mine=Exists(copies.filter(reviewer=user)),

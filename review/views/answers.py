@@ -15,6 +15,7 @@ from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions import leases
@@ -136,6 +137,7 @@ def _get_answer_for_undo(request: HttpRequest, pk: int) -> Answer:
 
 
 @require_GET
+@never_cache  # Back must not show an item as it was before a decision on it
 def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = _get_answer_for_user(request, pk)
     context = (

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from grounding.evidence import REASON_DESCRIPTIONS, VALIDATION_REASONS
@@ -157,6 +158,7 @@ def _get_case_for_undo(request: HttpRequest, pk: int) -> Case:
 
 
 @require_GET
+@never_cache  # Back must not show an item as it was before a decision on it
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = _get_case_for_user(request, pk)
     context = _case_context(request, case) | {

@@ -89,12 +89,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 def _plans_awaiting_decisions() -> tuple[int, int]:
-    """Open plans with entries still proposed, and those entries, in one query over the plans'
-    stored counters (never over their entries). Double review: an editor's own review copy
-    is not a plan of the queue."""
-    totals = Plan.objects.filter(
-        status=Plan.Status.OPEN, review_of__isnull=True, count_proposed__gt=0
-    ).aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
+    """The plans waiting (`PlanQuerySet.waiting`, what /progress/ counts too) and their
+    entries still proposed, in one query over the plans' stored counters (never over their
+    entries)."""
+    totals = Plan.objects.waiting().aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
     return totals["plans"], totals["entries"] or 0
 
 

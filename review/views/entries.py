@@ -29,7 +29,7 @@ from review.actions.entries import (
 from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
-from review.models import Decision, Entry
+from review.models import COUNTER_KEYS, Decision, Entry, counter_column
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
@@ -151,8 +151,10 @@ def _redraw(
     plan = entry.plan
     conflict = None
     if stale is not None:
-        # Someone else's decision may have moved a boundary: redraw around it.
+        # Someone else's decision may have moved a boundary: redraw around it. Their
+        # decision moved the counters too, maybe after the plan was read for this request.
         entry, conflict, moved = stale.current, stale.latest, True
+        _read_counters_again(plan)
         entry.plan = plan
     if decision is not None:
         moved = moved or bool({"span_start", "span_end"} & set(decision.after))
@@ -163,13 +165,23 @@ def _redraw(
         # Any decision but an undo leaves something to undo; after an undo, ask the log.
         undoable = True if decision is not None and not undo else None
         html = _entry_fragments(
-            request, entry, message=message, conflict=conflict, spans_moved=moved, undoable=undoable
+            request,
+            entry,
+            message=message,
+            conflict=conflict,
+            spans_moved=moved,
+            undoable=undoable,
+            merge_changed=decision is not None and changes_a_merge(decision),
         )
         return HttpResponse(html, status=status)
     if status == 409:
         context = row_context(request, plan) | {"entry": entry, "latest": conflict}
         return render(request, "review/plans/conflict.html", context, status=409)
     return plan_page(request, plan, refusal=message, current=entry.pk, status=422)
+
+
+def _read_counters_again(plan) -> None:
+    plan.refresh_from_db(fields=[counter_column(key) for key in COUNTER_KEYS])
 
 
 def _entry_fragments(
@@ -181,8 +193,11 @@ def _entry_fragments(
     spans_moved: bool = False,
     undoable: bool | None = None,
     oob_row: bool = False,
+    merge_changed: bool = False,
 ) -> str:
-    """The entry's row, and out of band its span on the left and the plan's counters.
+    """The entry's row, and out of band its span on the left and the plan's counters; when
+    the entry was merged or is no longer (`merge_changed`), the row of the entry it joins or
+    left too, whose text grew or shrank.
 
     When only the state changed, only the span's mark is redrawn (it carries the state, and
     the span's text follows it in CSS), so the document's text is not read at all; when a
@@ -191,21 +206,12 @@ def _entry_fragments(
     """
     plan = entry.plan
     context = row_context(request, plan)
-    if undoable is None:
-        undoable = undo_target(entry) is not None
-    decider = ""
-    if entry.decided_by_id:
-        user = request.user
-        decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
+    joined = Entry.objects.select_related("decided_by").joined_by(entry) if merge_changed else None
+    if joined is not None:
+        joined.plan = plan
+        context["joined"] = _row(request, joined, context["entries_url"])
     context |= {
-        "entry": EntryRow(
-            entry,
-            context["entries_url"],
-            decider=decider,
-            undoable=undoable,
-            # Only a doubtful anchor shows the text at its span beside what it quoted.
-            text=plan.document_text if entry.anchor_in_doubt else None,
-        ),
+        "entry": _row(request, entry, context["entries_url"], undoable=undoable),
         "message": message,
         "conflict": conflict,
         "counts": plan.counts,
@@ -215,6 +221,32 @@ def _entry_fragments(
     if spans_moved:
         context |= _regions_around(entry, context["entries_url"])
     return render_to_string("review/plans/entry_changed.html", context, request)
+
+
+def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None) -> EntryRow:
+    """One entry's row as a fragment draws it: who decided, its undo (asking the log when
+    `undoable` is None), and its text with what is merged into it."""
+    if undoable is None:
+        undoable = undo_target(entry) is not None
+    decider = ""
+    if entry.decided_by_id:
+        user = request.user
+        decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
+    return EntryRow(
+        entry,
+        entries_url,
+        decider=decider,
+        undoable=undoable,
+        # Only a doubtful anchor shows the text at its span beside what it quoted.
+        text=entry.plan.document_text if entry.anchor_in_doubt else None,
+        merged_end=Entry.objects.merged_end(entry),
+    )
+
+
+def changes_a_merge(decision: Decision) -> bool:
+    """Whether the decision merged an entry or took a merge back."""
+    states = {decision.before.get("state"), decision.after.get("state")}
+    return Entry.State.MERGED in states
 
 
 def _regions_around(entry: Entry, entries_url: str) -> dict:
@@ -248,7 +280,13 @@ def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) 
         "conflict": conflict,
     }
     if request.htmx:
-        return render(request, f"{PLAN_TEMPLATE}#edit-form", context, status=status)
+        html = render_to_string(f"{PLAN_TEMPLATE}#edit-form", context, request)
+        if conflict is not None:
+            # The other decision moved the counters: the header says what the form says.
+            _read_counters_again(entry.plan)
+            counters = context | {"counts": entry.plan.counts, "oob": True}
+            html += render_to_string(f"{PLAN_TEMPLATE}#counters", counters, request)
+        return HttpResponse(html, status=status)
     return render(request, "review/plans/edit.html", context, status=status)
 
 

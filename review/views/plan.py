@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grounding.segmentation import shown_number
@@ -38,7 +39,7 @@ from review.decisions import (
     undoable_entry_ids,
 )
 from review.insights import rule_record
-from review.models import Decision, Entry, Lease, Plan, PlanCounts
+from review.models import Decision, Entry, Lease, Plan, PlanCounts, merged_ends
 from review.permissions import can_decide_plans
 from review.views import plan_reviews
 from review.views.deciding import NO_VERSION, note_conflict
@@ -100,6 +101,7 @@ def row_context(request: HttpRequest, plan: Plan) -> dict:
 
 
 @require_GET
+@never_cache  # Back must not show an item as it was before a decision on it
 def plan_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return plan_page(request, get_plan_for_user(request, pk))
 
@@ -154,10 +156,23 @@ def plan_page(
     )
 
 
-def _entry_rows(plan: Plan, entries: list[Entry], entries_url: str, text: str, *, first: int = 1):
-    """The entries as their rows draw them, numbered from `first`."""
+def _entry_rows(
+    plan: Plan,
+    entries: list[Entry],
+    entries_url: str,
+    text: str,
+    *,
+    first: int = 1,
+    more_after: bool = False,
+):
+    """The entries as their rows draw them, numbered from `first`; `more_after` when the
+    plan has entries after these (whose merges may join the last of them)."""
     undoable = undoable_entry_ids(plan)
     deciders = _usernames({entry.decided_by_id for entry in entries})
+    ends = merged_ends(entries)
+    last = next((entry for entry in reversed(entries) if entry.state != Entry.State.MERGED), None)
+    if more_after and last is not None and (end := Entry.objects.merged_end(last)) is not None:
+        ends[last.pk] = end
     return [
         EntryRow(
             entry,
@@ -166,6 +181,7 @@ def _entry_rows(plan: Plan, entries: list[Entry], entries_url: str, text: str, *
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
             text=text,
+            merged_end=ends.get(entry.pk),
         )
         for number, entry in enumerate(entries, start=first)
     ]
@@ -186,7 +202,14 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not entries:
         raise Http404("No such list of entries.")
     context = row_context(request, plan)
-    rows = _entry_rows(plan, entries, context["entries_url"], plan.document.text, first=start + 1)
+    rows = _entry_rows(
+        plan,
+        entries,
+        context["entries_url"],
+        plan.document.text,
+        first=start + 1,
+        more_after=len(entries) == ENTRY_CHUNK,
+    )
     (chunk,) = entry_chunks([(row, None) for row in rows], first_number=number)
     context |= {"chunk": chunk, "filtered_out": set()}
     return render(request, f"{PLAN_TEMPLATE}#entry-chunk", context)
@@ -340,9 +363,18 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             reason = "Not adjudicated: " + "; ".join(refused.problems)
         return plan_page(request, plan, refusal=reason, status=422)
-    messages.success(request, "The plan is adjudicated and frozen. Its JSON is ready to download.")
-    done = redirect(f"{plan_url(plan.pk)}?adjudicated=1")
-    return after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
+    done = redirect(plan_url(plan.pk))
+    response = after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
+    # Moved on to the next plan, the message is read there, where no download is offered.
+    if response.get("HX-Redirect", response.get("Location")) == done["Location"]:
+        messages.success(
+            request, "The plan is adjudicated and frozen. Its JSON is ready to download."
+        )
+    else:
+        messages.success(
+            request, f"Plan {plan.pk} ({plan.document.name}) is adjudicated and frozen."
+        )
+    return response
 
 
 @require_GET

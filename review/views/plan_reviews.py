@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from grounding.revisions import WordChange, word_sides
@@ -153,6 +154,7 @@ def reviews_side_by_side(*reviews: tuple[str, Entry, str]) -> list[ReviewSide]:
 
 
 @require_GET
+@never_cache  # Back must not show an item as it was before a decision on it
 def plan_curation(request: HttpRequest, pk: int) -> HttpResponse:
     return _curation_page(request, _get_plan_for_curator(request, pk))
 

@@ -37,6 +37,7 @@ class EntryRow:
         decider: str = "",
         undoable: bool = False,
         text: str | None = None,
+        merged_end: int | None = None,
     ):
         self.entry = entry
         key = str(entry.pk)
@@ -53,6 +54,9 @@ class EntryRow:
         else:
             self.seg_label = f"{number_label} {mark} {label.lower()}"
         self.span_label = f"{entry.span_start}–{entry.span_end}"
+        if merged_end is not None:
+            # The entries merged into it are part of its text now (Entry.objects.merged_end).
+            self.span_label = f"{entry.span_start}–{merged_end}, with what is merged into it"
         self.rules_label = ", ".join(entry.rules or []) or "no rule"
         quote = entry.quote
         if len(quote) > 2 * QUOTE_END_CHARS + 10:

@@ -7,17 +7,31 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import open_review_copy
 from review.actions.plans import adjudicate_plan
+from review.jobs import start_job
+from review.models import Job
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review
+from tests.builders.revisions import decided_plan, revise
 from tests.builders.users import user_in
 
 SERIOUS = {"serious", "critical"}
+
+
+def violations_on(page, paths) -> dict[str, list[str]]:
+    problems = {}
+    for path in paths:
+        response = page.goto(path)
+        assert response.ok, f"{path}: {response.status}"  # the page itself, not an error page
+        if found := violations(page):
+            problems[path] = found
+    return problems
 
 
 def violations(page) -> list[str]:
@@ -80,9 +94,40 @@ def test_the_progress_page_has_no_serious_accessibility_violation(page, everythi
     assert violations(page) == []
 
 
+def test_the_insights_revision_and_job_pages_have_no_serious_accessibility_violation(
+    page, reviewers
+) -> None:
+    """The insights, a revision's page with its change beside the entries, and a job's page
+    while it waits and once it failed."""
+    editor = reviewers["editor"]
+    revised = revise(decided_plan(editor), editor)
+    waiting = start_job(Job.Kind.EXPORT_DECISIONS, editor)
+    failed = start_job(Job.Kind.IMPORT_CASES, editor, data=b"{}\n")
+    Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="line 1: no case_id")
+
+    log_in(page, "editor")
+    paths = [
+        "/insights/",
+        f"/documents/{revised.revision.pk}/",
+        f"/documents/{revised.revision.revision_of_id}/",
+        f"/jobs/{waiting.pk}/",
+        f"/jobs/{failed.pk}/",
+    ]
+    assert violations_on(page, paths) == {}
+
+
+def test_the_policies_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    double_review("cases", reasons=["spam"])
+
+    log_in(page, "boss")
+    assert violations_on(page, ["/policies/", "/policies/cases/"]) == {}
+
+
 def test_the_curation_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
-    """A plan's curation page with the edit form open and an undo offered, and a case page
-    where the curator who settled it has only its Undo."""
+    """A plan's curation page, with the edit form open and an undo offered; a case page
+    where the curator who settled it has only its Undo; an answer waiting in curation."""
     editor2 = user_in(User, "editor2", "Editors")
     moderator2 = user_in(User, "moderator2", "Moderators")
     curator = user_in(User, "curator", "Curators")
@@ -103,12 +148,18 @@ def test_the_curation_pages_have_no_serious_accessibility_violation(page, review
         decide_case(case, verdict, actor=actor, expected_version=case.version, note="n")
     case.refresh_from_db()
     decide_case(case, "overturn", actor=curator, expected_version=case.version, note="n")
+    double_review("answers")
+    answer = make_answer("a-7")
+    for actor, verdict in ((reviewers["editor"], "publish"), (editor2, "withdraw")):
+        answer.refresh_from_db()
+        decide_answer(answer, verdict, actor=actor, expected_version=answer.version, note="n")
     last = plan.entries.order_by("position").last()
 
     log_in(page, "curator")
-    problems = {}
-    for path in (f"/plans/{plan.pk}/curation/?edit={last.pk}", f"/cases/{case.pk}/"):
-        page.goto(path)
-        if found := violations(page):
-            problems[path] = found
-    assert problems == {}
+    paths = [
+        f"/plans/{plan.pk}/curation/",
+        f"/plans/{plan.pk}/curation/?edit={last.pk}",
+        f"/cases/{case.pk}/",
+        f"/answers/{answer.pk}/",
+    ]
+    assert violations_on(page, paths) == {}

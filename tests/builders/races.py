@@ -4,8 +4,9 @@ once the first transaction holds its locks."""
 from __future__ import annotations
 
 import threading
+import time
 
-from django.db import connections
+from django.db import connection, connections
 
 from review.actions.entries import reject_entry
 
@@ -28,3 +29,21 @@ def reject_when(signal: threading.Event, entry, actor) -> tuple[threading.Thread
     thread = threading.Thread(target=reject)
     thread.start()
     return thread, outcome
+
+
+def wait_until_it_waits_on_us(thread: threading.Thread) -> None:
+    """From inside the transaction holding the locks: return once `thread`'s statement waits
+    on a lock this connection holds, or once the thread has finished (when nothing made it
+    wait, which is what a test of the guard must then catch)."""
+    deadline = time.monotonic() + 30
+    while thread.is_alive():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks"
+                " WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+            )
+            if cursor.fetchone()[0]:
+                return
+        if time.monotonic() > deadline:
+            raise AssertionError("the racing decision neither waited on the lock nor finished")
+        thread.join(timeout=0.01)

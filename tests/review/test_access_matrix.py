@@ -3,7 +3,8 @@ may do. The table is the access rules written down: a route added without a row 
 so nobody adds a door without saying who may open it.
 
 People: anonymous (no session; no token on the API), a signed-in user with no role, a
-Reader, a Moderator, an Editor, and staff (no group: staff may do everything). Outcomes:
+Reader, a Moderator, an Editor, a Curator, a Lead, and staff (no group: staff may do
+everything). What each group may is the README's table of groups (review/permissions.py). Outcomes:
 a status, or LOGIN (a redirect to the sign-in page). A POST carries no fields: an allowed
 person gets past the permission check and is refused for the empty form (400/422), which
 is how the table tells "may" from "may not" without changing anything.
@@ -26,8 +27,16 @@ from tests.builders.plans import CODE_TEXT
 
 pytestmark = pytest.mark.django_db
 
-PEOPLE = ("anonymous", "no role", "reader", "moderator", "editor", "staff")
-GROUPS = {"reader": "Readers", "moderator": "Moderators", "editor": "Editors"}
+PEOPLE = ("anonymous", "no role", "reader", "moderator", "editor", "curator", "lead", "staff")
+GROUPS = {
+    "reader": "Readers",
+    "moderator": "Moderators",
+    "editor": "Editors",
+    "curator": "Curators",
+    "lead": "Leads",
+}
+# Signed in, and not staff.
+MEMBERS = PEOPLE[1:-1]
 # A redirect to a sign-in page: the site's, or the admin's for someone who is not staff.
 LOGIN = "sent to sign in"
 # Staff in the admin: past the sign-in, and no server error (what a page then shows depends
@@ -58,7 +67,7 @@ def with_token(status: int) -> dict:
     return {"anonymous": 401} | {person: status for person in PEOPLE[1:]}
 
 
-EDITORS, MODERATORS = {"editor"}, {"moderator"}
+EDITORS, MODERATORS, CURATORS, LEADS = {"editor"}, {"moderator"}, {"curator"}, {"lead"}
 
 # route name -> {method: {person: outcome}}
 MATRIX: dict[str, dict[str, dict]] = {
@@ -89,30 +98,32 @@ MATRIX: dict[str, dict[str, dict]] = {
     "case-undo": {"GET": everyone(405), "POST": only(MODERATORS, 400)},
     "answer-decide": {"GET": everyone(405), "POST": only(EDITORS, 400)},
     "answer-undo": {"GET": everyone(405), "POST": only(EDITORS, 400)},
-    # Work queues: anyone may see how many wait; taking the next item needs its role (a taker
-    # is sent to the item, or back to the queue when nothing waits).
-    "plans-next": {"GET": everyone(200), "POST": only(EDITORS, 302)},
-    "cases-next": {"GET": everyone(200), "POST": only(MODERATORS, 302)},
-    "answers-next": {"GET": everyone(200), "POST": only(EDITORS, 302)},
+    # Work queues: anyone may see how many wait; taking the next item needs its role, and
+    # curators may take from every queue (a taker is sent to the item, or back to the queue
+    # when nothing waits).
+    "plans-next": {"GET": everyone(200), "POST": only(EDITORS | CURATORS, 302)},
+    "cases-next": {"GET": everyone(200), "POST": only(MODERATORS | CURATORS, 302)},
+    "answers-next": {"GET": everyone(200), "POST": only(EDITORS | CURATORS, 302)},
     # An open page's poll and its leaving, for whoever has it open.
     "item-here": {"GET": everyone(405), "POST": everyone(200)},
     "item-leave": {"GET": everyone(405), "POST": everyone(204)},
     # Taking an open item again (after a lead released it) needs its queue's role.
-    "item-take": {"GET": everyone(405), "POST": only(MODERATORS, 302)},
+    "item-take": {"GET": everyone(405), "POST": only(MODERATORS | CURATORS, 302)},
     # No such lease here: 404 for all (who may release one is test_actions_leases' to say).
     "lease-release": {"GET": everyone(405), "POST": everyone(404)},
     "stay-setting": {"GET": everyone(405), "POST": everyone(302)},
-    "progress": {"GET": only(set(), 200), "POST": everyone(405)},
+    # Leads see everyone's progress.
+    "progress": {"GET": only(LEADS, 200), "POST": everyone(405)},
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
     "plan-undo-accept-rule": {"GET": everyone(405), "POST": only(EDITORS, 302)},
-    # Double review: an editor makes their own review copy; curators (staff here) curate;
-    # staff set the policies; the old "Review next" address sends anyone to the queue's Next.
+    # Double review: an editor makes their own review copy; curators curate; staff set the
+    # policies; the old "Review next" address sends anyone to the queue's Next.
     "plan-review-copy": {"GET": everyone(405), "POST": only(EDITORS, 302)},
-    "plan-curation": {"GET": only(set(), 200), "POST": everyone(405)},
-    "plan-curate-entry": {"GET": everyone(405), "POST": only(set(), 302)},
+    "plan-curation": {"GET": only(CURATORS, 200), "POST": everyone(405)},
+    "plan-curate-entry": {"GET": everyone(405), "POST": only(CURATORS, 302)},
     # A curator's edit or undo without the version seen goes back to the page, which says so.
-    "plan-curate-edit": {"GET": everyone(405), "POST": only(set(), 302)},
-    "plan-curate-undo": {"GET": everyone(405), "POST": only(set(), 302)},
+    "plan-curate-edit": {"GET": everyone(405), "POST": only(CURATORS, 302)},
+    "plan-curate-undo": {"GET": everyone(405), "POST": only(CURATORS, 302)},
     # The policies page: a POST must name its queue (404 without one, 422 for an empty form).
     "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
     "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
@@ -123,8 +134,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     "job-retry": {"GET": everyone(405), "POST": everyone(404)},
     "job-download": {"GET": everyone(404), "POST": everyone(405)},
     "job-export-decisions": {"GET": everyone(405), "POST": everyone(302)},
-    # What the decisions teach: for those who decide, not for readers.
-    "insights": {"GET": only(EDITORS | MODERATORS, 200), "POST": everyone(405)},
+    # What the decisions teach: for those who decide and those who curate, not for readers.
+    "insights": {"GET": only(EDITORS | MODERATORS | CURATORS, 200), "POST": everyone(405)},
     # A document's revisions: anyone reads them; Editors upload the next one.
     "revision": {"GET": everyone(200), "POST": everyone(405)},
     "revision-upload": {"GET": everyone(405), "POST": only(EDITORS, 422)},
@@ -146,12 +157,12 @@ MATRIX: dict[str, dict[str, dict]] = {
     "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:job": {"GET": with_token(404), "POST": open_to_all(405)},
     "api:agreement": {
-        "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
+        "GET": only(EDITORS | MODERATORS | CURATORS, 200, anonymous=401),
         "POST": open_to_all(405),
     },
     "api:post_revision": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:insights": {
-        "GET": only(EDITORS | MODERATORS, 200, anonymous=401),
+        "GET": only(EDITORS | MODERATORS | CURATORS, 200, anonymous=401),
         "POST": open_to_all(405),
     },
     # The admin's own sign-in: staff already signed in are sent on to the admin.
@@ -161,8 +172,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     },
     # Someone who is not staff is sent to the admin's front door; staff sign out by POST.
     "admin:logout": {
-        "GET": {"anonymous": LOGIN} | dict.fromkeys(PEOPLE[1:5], 302) | {"staff": 405},
-        "POST": {"anonymous": LOGIN} | dict.fromkeys(PEOPLE[1:5], 302) | {"staff": LOGIN},
+        "GET": {"anonymous": LOGIN} | dict.fromkeys(MEMBERS, 302) | {"staff": 405},
+        "POST": {"anonymous": LOGIN} | dict.fromkeys(MEMBERS, 302) | {"staff": LOGIN},
     },
 }
 # Every other page of the admin: only staff get past its sign-in.

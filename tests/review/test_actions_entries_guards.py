@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -15,7 +14,7 @@ from review.actions.plans import adjudicate_plan
 from review.decisions import ActionRefused
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.races import reject_when
+from tests.builders.races import reject_when, wait_until_it_waits_on_us
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -124,14 +123,16 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
     loaded = fresh(entries_of(plan)[1])
     locked = threading.Event()
     payload = plan_actions.adjudicated_payload
+    racing: list[threading.Thread] = []
 
-    def slow_payload(*args):
+    def payload_once_the_reject_waits(*args):
         locked.set()  # the entries are locked; the plan is not frozen yet
-        time.sleep(0.5)
+        wait_until_it_waits_on_us(racing[0])
         return payload(*args)
 
-    monkeypatch.setattr(plan_actions, "adjudicated_payload", slow_payload)
+    monkeypatch.setattr(plan_actions, "adjudicated_payload", payload_once_the_reject_waits)
     thread, outcome = reject_when(locked, loaded, editor)
+    racing.append(thread)
     adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     thread.join(timeout=60)
     assert isinstance(outcome[0], ActionRefused), outcome

@@ -85,6 +85,39 @@ def test_an_upload_form_over_the_limit_is_413_and_stores_nothing(
     assert row_counts() == before
 
 
+@pytest.mark.parametrize("form", ["plan-upload-document", "plan-upload-plan", "revision-upload"])
+def test_an_upload_form_over_the_limit_answers_the_product_s_page_naming_the_limit(
+    client, editor, small_uploads, form
+) -> None:
+    document = store_document("code.md", CODE_TEXT.encode())
+    url = reverse(form, args=[document.pk] if form == "revision-upload" else [])
+    form_page = reverse("revision", args=[document.pk])
+    big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
+
+    response = client.post(url, {"document": document.pk, "file": big}, HTTP_REFERER=form_page)
+
+    assert response.status_code == 413
+    assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "<html" in page
+    assert 'rel="stylesheet"' in page
+    assert "at most 4,096 bytes" in page
+    assert "REVIEW_MAX_UPLOAD_BYTES" in page
+    assert f'href="{form_page}"' in page
+
+
+def test_the_too_large_page_links_back_only_to_a_page_of_ours(client, editor, small_uploads):
+    big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
+
+    response = client.post(
+        reverse("plan-upload-document"), {"file": big}, HTTP_REFERER="https://evil.example/x"
+    )
+
+    assert response.status_code == 413
+    assert "evil.example" not in response.content.decode()
+    assert f'href="{reverse("dashboard")}"' in response.content.decode()
+
+
 def test_a_body_just_under_the_limit_is_read(api, small_uploads) -> None:
     response = api.post(
         "/api/documents", {"file": SimpleUploadedFile("small.md", CODE_TEXT.encode())}

@@ -1,7 +1,8 @@
 """The hostile corpus (tests/data/hostile, see its MANIFEST) through every door: the API, the
-upload forms and the commands. What cannot be stored is refused with a 4xx (or exit 2)
-naming the problem, and nothing is written; what can be stored (scripts in Markdown, titles
-and answers) is stored as text and never reaches a page as markup."""
+upload forms and the commands, a new revision's three doors among them. What cannot be
+stored is refused with a 4xx (or exit 2) naming the problem, and nothing is written; what can
+be stored (scripts in Markdown, titles and answers) is stored as text and never reaches a page
+as markup."""
 
 from __future__ import annotations
 
@@ -16,8 +17,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from review.actions.entries import accept_entry
+from review.actions.revisions import CARRY
 from review.adapters.documents import store_document
-from review.models import Answer, Case, Plan
+from review.adapters.plans import propose_document
+from review.models import Answer, Case, Decision, Document, Entry, Plan
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.pages import html_of
 from tests.builders.plans import row_counts
@@ -300,3 +304,90 @@ def test_attacks_in_answer_markdown_never_reach_the_answer_page(api, client, edi
     for answer in Answer.objects.all():
         page = html_of(client.get(reverse("answer", args=[answer.pk])))
         assert_no_markup(page)
+
+
+# --- a new revision, at its three doors ----------------------------------------------------------
+
+# Every file of the corpus, offered as the next revision of code.md (which has a decided plan,
+# so a stored revision carries it): file -> what the refusal names, or None where it is stored.
+REVISIONS = {path.name: None for path in sorted(CORPUS.iterdir()) if path.name != "MANIFEST.md"} | {
+    **REFUSED_DOCUMENTS,
+    "code.md": "already stored as document",
+    **{
+        path.name: "cannot extract text from a file with type"
+        for path in CORPUS.iterdir()
+        if path.suffix in (".json", ".jsonl")
+    },
+}
+REVISION_DOORS = ("form", "api", "command")
+# The stored revisions that keep code.md's text, so that its decisions are carried.
+CARRYING = {"code-revised-attacks.md"}
+
+
+@pytest.fixture
+def decided_code(editor):
+    """code.md's plan with every entry accepted: what a revision carries."""
+    plan = propose_document("code.md", (CORPUS / "code.md").read_bytes())
+    for entry in plan.entries.order_by("position"):
+        accept_entry(entry, actor=editor, expected_version=entry.version)
+    return plan
+
+
+def revise_through(door: str, document_id: int, name: str, client, tmp_path) -> tuple[bool, str]:
+    """Offer the corpus file `name` as a revision at `door`: whether it was stored, and what
+    the door said. A server error fails here, whatever the door."""
+    data = (CORPUS / name).read_bytes()
+    if door == "command":
+        shutil.copy(CORPUS / name, tmp_path / name)
+        args = ("add_revision", str(document_id), str(tmp_path / name), "--by", "editor")
+        try:
+            call_command(*args, stdout=StringIO(), stderr=StringIO())
+        except CommandError as error:
+            assert error.returncode == 2
+            return False, str(error)
+        return True, ""
+    if door == "api":
+        response = api_client().post(
+            f"/api/documents/{document_id}/revisions", {"file": SimpleUploadedFile(name, data)}
+        )
+        assert response.status_code in (201, 422), response.content[:300]
+        said = response.json().get("detail", "") if response.status_code == 422 else ""
+        return response.status_code == 201, said
+    response = client.post(
+        reverse("revision-upload", args=[document_id]), {"file": SimpleUploadedFile(name, data)}
+    )
+    assert response.status_code in (302, 422), response.content[:300]
+    return response.status_code == 302, html_of(response) if response.status_code == 422 else ""
+
+
+@pytest.mark.parametrize("door", REVISION_DOORS)
+@pytest.mark.parametrize("name", sorted(REVISIONS))
+def test_a_hostile_revision_is_refused_or_stored_whole_at_every_door(
+    name, door, client, editor, decided_code, tmp_path
+) -> None:
+    reason = REVISIONS[name]
+    pipeline_user()
+    before = row_counts()
+
+    stored, said = revise_through(door, decided_code.document_id, name, client, tmp_path)
+
+    after = row_counts()
+    if reason is not None:
+        assert not stored
+        assert reason in said
+        assert after == before
+        return
+    assert stored, said
+    revision = Document.objects.get(revision_of=decided_code.document)
+    carried = Plan.objects.filter(document=revision).first()
+    # All of it or none: the revision, and its plan with every entry and every carried row.
+    assert after["Document"] == before["Document"] + 1
+    assert after["Plan"] == before["Plan"] + (carried is not None)
+    if carried is not None:
+        assert carried.carried_from == decided_code
+        assert carried.counts == carried.entries.counts()
+        kept = Decision.objects.filter(action=CARRY).count()
+        assert kept == sum(entry.state != Entry.State.PROPOSED for entry in carried.entries.all())
+        assert (kept > 0) == (name in CARRYING)
+        assert_no_markup(html_of(client.get(reverse("plan", args=[carried.pk]))))
+    assert_no_markup(html_of(client.get(reverse("revision", args=[revision.pk]))))

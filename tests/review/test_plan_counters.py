@@ -270,12 +270,11 @@ def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite cannot overlap the two transactions on row locks")
     import threading
-    import time
 
     from django.contrib.auth.models import User
 
     from review.actions import plans as plan_actions
-    from tests.builders.races import reject_when
+    from tests.builders.races import reject_when, wait_until_it_waits_on_us
     from tests.builders.users import user_in
 
     editor = user_in(User, "edith", "Editors")
@@ -284,16 +283,18 @@ def test_a_decision_meeting_an_accept_all_in_flight_waits_and_neither_deadlocks(
     single = Entry.objects.select_related("plan").get(pk=entries[-1].pk)
     first_done = threading.Event()
     accept = plan_actions.accept_entry
+    racing: list[threading.Thread] = []
 
-    def slow_accept(entry, **kwargs):
+    def accept_then_let_the_reject_wait(entry, **kwargs):
         decision = accept(entry, **kwargs)
         if not first_done.is_set():
             first_done.set()  # the batch holds the plan's row now
-            time.sleep(0.5)
+            wait_until_it_waits_on_us(racing[0])
         return decision
 
-    monkeypatch.setattr(plan_actions, "accept_entry", slow_accept)
+    monkeypatch.setattr(plan_actions, "accept_entry", accept_then_let_the_reject_wait)
     thread, outcome = reject_when(first_done, single, editor)
+    racing.append(thread)
     plan_actions.accept_rule(
         plan,
         "rule:heading",

@@ -87,7 +87,9 @@ def test_a_reader_s_dashboard_does_not_invite_them_to_decide(client, reader) -> 
     assert "you decide these" not in body and "Pick a queue" not in body
 
 
-def test_the_plans_queue_counts_open_plans_with_entries_still_proposed(client, editor) -> None:
+def test_the_plans_queue_counts_open_plans_until_they_are_adjudicated(client, editor) -> None:
+    # A plan with every entry decided still waits for a person: to be adjudicated (Next
+    # hands it, and /progress/ counts it).
     from review.actions.entries import accept_entry
     from review.models import Plan
     from tests.builders.plan_views import entries_of, make_plan
@@ -100,8 +102,37 @@ def test_the_plans_queue_counts_open_plans_with_entries_still_proposed(client, e
     Plan.objects.filter(pk=adjudicated.pk).update(status="adjudicated")
     client.force_login(editor)
     queue = client.get("/").context["queues"][0]
-    assert queue["count"] == 1
+    assert queue["count"] == 2
     assert queue["detail"] == f"{waiting.entries.count()} entries still proposed"
+
+
+def test_the_dashboard_and_progress_count_the_same_plans_waiting(
+    client, editor, django_user_model
+) -> None:
+    from review.actions.entries import accept_entry
+    from review.actions.plan_reviews import open_review_copy
+    from review.models import Plan
+    from tests.builders.plan_views import entries_of, make_plan
+    from tests.builders.reviews import double_review
+    from tests.builders.users import user_in
+
+    make_plan(2, name="a.md")
+    decided = make_plan(1, name="b.md", paragraphs=1)
+    for entry in entries_of(decided):
+        accept_entry(entry, actor=editor, expected_version=entry.version)
+    adjudicated = make_plan(1, name="c.md", paragraphs=3)
+    Plan.objects.filter(pk=adjudicated.pk).update(status="adjudicated")
+    double_review("plans")
+    open_review_copy(make_plan(3, name="d.md"), actor=editor)  # a copy is not an item
+
+    client.force_login(editor)
+    dashboard = client.get("/").context["queues"][0]["count"]
+    client.force_login(user_in(django_user_model, "lena", "Leads"))
+    progress = client.get("/progress/").context["queues"]
+
+    assert Plan.objects.count() == 5
+    assert dashboard == 3
+    assert [figure.left for figure in progress if figure.name == "Plans"] == [dashboard]
 
 
 def test_the_dashboard_asks_as_many_queries_for_many_plans_as_for_few(client, editor) -> None:

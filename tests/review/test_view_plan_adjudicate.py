@@ -128,3 +128,34 @@ def test_the_download_s_file_name_is_quoted_whatever_the_document_is_called(
     response = client.get(f"/plans/{plan.pk}/export.json")
     assert response.status_code == 200
     assert response["Content-Disposition"] == expected.format(pk=plan.pk)
+
+
+def test_adjudicating_a_plan_taken_from_next_says_so_on_the_next_plan_without_offering_a_download(
+    client, editor
+) -> None:
+    make_plan(3, name="first.md")
+    make_plan(4, name="second.md")
+    taken = client.post("/plans/next/")
+    plan = Plan.objects.get(pk=taken["Location"].split("/")[2])
+    decide_all(plan, editor)
+    plan.refresh_from_db()
+
+    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True)
+
+    body = html_of(response)
+    following = Plan.objects.exclude(pk=plan.pk).get()
+    assert response.redirect_chain[-1][0] == f"/plans/{following.pk}/"
+    assert "Download adjudicated JSON" not in body
+    assert "ready to download" not in body
+    assert f"Plan {plan.pk} ({plan.document.name}) is adjudicated and frozen" in body
+
+
+def test_adjudicating_a_plan_opened_from_the_list_says_its_json_is_ready(client, editor) -> None:
+    plan = make_plan(3)
+    decide_all(plan, editor)
+
+    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True)
+
+    body = html_of(response)
+    assert "Its JSON is ready to download" in body
+    assert "Download adjudicated JSON" in body

@@ -155,6 +155,25 @@ def test_a_refused_edit_on_a_stale_version_answers_409_too(client, editor, plan)
     assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]
 
 
+def test_an_edit_that_meets_another_s_decision_brings_the_counters_it_left_out_of_band(
+    client, editor, plan, django_user_model
+) -> None:
+    entry = entries_of(plan)[1]
+    seen = entry.version
+    client.force_login(user_in(django_user_model, "editor2", "Editors"))
+    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
+    client.force_login(editor)
+
+    body = post_edit(client, entry, version=seen, title="Mine").content.decode()
+
+    counters = body[body.index('<section id="plan-counters"') :]
+    assert counters.startswith('<section id="plan-counters"')
+    assert 'hx-swap-oob="true"' in counters[: counters.index(">")]
+    rejected = plan.entries.counts().rejected
+    assert rejected == 1
+    assert f'<li class="state state-rejected">Rejected <b>{rejected}</b></li>' in counters
+
+
 def test_an_edit_that_meets_another_s_decision_keeps_what_was_typed_beside_it(
     client, editor, plan, django_user_model
 ) -> None:

@@ -3,10 +3,12 @@ answered over htmx with what changed, and with a redirect without it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from review.actions import entries as entry_actions
-from review.models import Decision, Entry
+from review.models import Decision, Entry, merged_ends
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
 from tests.builders.users import user_in
@@ -60,6 +62,67 @@ def test_merge_into_previous_joins_the_span_to_the_one_before(client, editor, pl
     body = act(client, entry, "merge").content.decode()
     assert Entry.objects.get(pk=entry.pk).state == "merged"
     assert "3 ↑ merged" in body
+
+
+def row_of(body: str, entry: Entry) -> str:
+    start = body.index(f'<li id="entry-{entry.pk}"')
+    return body[start : body.index("</li>", start)]
+
+
+def test_merging_redraws_the_entry_it_joins_with_its_span_grown(client, editor, plan) -> None:
+    client.force_login(editor)
+    first, second, third = entries_of(plan)[:3]
+
+    body = act(client, third, "merge").content.decode()
+
+    joined = row_of(body, second)
+    assert 'hx-swap-oob="true"' in joined
+    assert f"{second.span_start}–{third.span_end}, with what is merged into it" in joined
+    assert f'<li id="entry-{first.pk}"' not in body
+    # The page drawn afresh says the same.
+    page = client.get(f"/plans/{plan.pk}/").getvalue().decode()
+    assert row_of(page, second).count(f"{second.span_start}–{third.span_end}") == 1
+
+
+def test_undoing_a_merge_redraws_the_entry_it_left_with_its_own_span(client, editor, plan) -> None:
+    client.force_login(editor)
+    _, second, third = entries_of(plan)[:3]
+    act(client, third, "merge")
+
+    body = act(client, third, "undo").content.decode()
+
+    joined = row_of(body, second)
+    assert 'hx-swap-oob="true"' in joined
+    assert f'Span <span class="num">{second.span_start}–{second.span_end}</span>' in joined
+
+
+def test_a_chain_of_merges_joins_them_all_to_the_first_kept_entry(client, editor) -> None:
+    plan = make_plan(4)
+    first, second, third, fourth = entries_of(plan)[:4]
+    client.force_login(editor)
+    act(client, fourth, "merge")
+
+    body = act(client, third, "merge").content.decode()
+
+    assert f"{second.span_start}–{fourth.span_end}, with what" in row_of(body, second)
+    assert Entry.objects.merged_end(second) == fourth.span_end
+    assert Entry.objects.merged_end(first) is None
+
+
+def test_merged_ends_over_rows_in_hand_is_merged_end_over_the_database() -> None:
+    plan = make_plan(6)
+    rows = entries_of(plan)
+    states = ["proposed", "merged", "accepted", "merged", "merged", "rejected", "merged"]
+    for entry, state in zip(rows, states, strict=False):
+        update_entries(Entry.objects.filter(pk=entry.pk), state=state)
+    rows = entries_of(plan)
+
+    in_hand = merged_ends(rows)
+
+    assert in_hand == {
+        entry.pk: end for entry in rows if (end := Entry.objects.merged_end(entry)) is not None
+    }
+    assert set(in_hand) == {rows[0].pk, rows[2].pk, rows[5].pk}
 
 
 def test_merging_the_first_entry_is_refused_with_the_reason_in_the_row(
@@ -139,6 +202,66 @@ def test_a_stale_version_is_409_naming_who_changed_it_and_overwrites_nothing(
     assert Decision.objects.count() == 1
 
 
+def counters_of(body: str) -> dict[str, int]:
+    section = body[body.index('<section id="plan-counters"') :]
+    section = section[: section.index("</section>")]
+    assert 'hx-swap-oob="true"' in section[: section.index(">")]
+    states = re.findall(r'<li class="state state-(\w+)">[^<]*<b>(\d+)</b>', section)
+    decided = re.search(r'<strong class="num">(\d+)</strong> of', section).group(1)
+    return {"decided": int(decided)} | {state: int(count) for state, count in states}
+
+
+@pytest.mark.parametrize("action", ["reject", "merge", "accept"])
+def test_a_409_carries_the_counters_as_the_other_decision_left_them(
+    client, editor, django_user_model, plan, action
+) -> None:
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
+    seen = entry.version
+    entry_actions.reject_entry(entry, actor=other, expected_version=seen)
+    client.force_login(editor)
+    if action == "accept":
+        seen += 1  # the page saw the reject, and the other editor then took it back
+        entry.refresh_from_db()
+        entry_actions.undo_entry(entry, actor=other, expected_version=entry.version)
+
+    response = act(client, entry, action, version=seen)
+
+    assert response.status_code == 409
+    counts = plan.entries.counts()
+    assert counters_of(response.content.decode()) == {"decided": counts.decided} | {
+        state: count for state, _, count in counts.by_state
+    }
+
+
+def test_a_409_met_after_the_page_s_entry_was_read_carries_the_counters_as_they_are(
+    client, editor, django_user_model, plan, monkeypatch
+) -> None:
+    """The other decision lands between the request reading the entry and deciding on it
+    (the window two editors race in): the counters the refused decision moved in its undone
+    transaction are not the ones the answer shows."""
+    other = user_in(django_user_model, "otto", "Editors")
+    entry = entries_of(plan)[1]
+    reject = entry_actions.ENTRY_ACTIONS["reject"]
+
+    def reject_after_otto_accepts(loaded, **kwargs):
+        fresh = Entry.objects.select_related("plan").get(pk=loaded.pk)
+        entry_actions.accept_entry(fresh, actor=other, expected_version=fresh.version)
+        return reject(loaded, **kwargs)
+
+    monkeypatch.setitem(entry_actions.ENTRY_ACTIONS, "reject", reject_after_otto_accepts)
+    client.force_login(editor)
+
+    response = act(client, entry, "reject", version=entry.version)
+
+    assert response.status_code == 409
+    counts = plan.entries.counts()
+    assert counts.by_state and Entry.objects.get(pk=entry.pk).state == "accepted"
+    assert counters_of(response.content.decode()) == {"decided": counts.decided} | {
+        state: count for state, _, count in counts.by_state
+    }
+
+
 def test_a_stale_plain_post_gets_a_409_page(client, editor, django_user_model, plan) -> None:
     other = user_in(django_user_model, "otto", "Editors")
     entry = Entry.objects.select_related("plan").get(pk=entries_of(plan)[1].pk)
@@ -191,8 +314,8 @@ def test_accept_and_undo_make_the_same_few_queries_for_10_or_200_entries(
     client.get("/")  # the session is read once, not counted below
     # Session, user, groups, the entry with its plan, the plan's double-review facts; in the
     # transaction the plan's counters (the re-check that it is open), the entry and the log
-    # row; no count over the entries.
-    with django_assert_max_num_queries(10):
+    # row; then where its text ends with what is merged into it; no count over the entries.
+    with django_assert_max_num_queries(11):
         assert act(client, entry, "accept", version=1).status_code == 200
-    with django_assert_max_num_queries(12):
+    with django_assert_max_num_queries(13):
         assert act(client, entry, "undo", version=2).status_code == 200

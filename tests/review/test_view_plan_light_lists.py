@@ -123,3 +123,17 @@ def test_lists_are_whole_within_whole_around_of_the_current_one() -> None:
         f"Entries 1–{ENTRY_CHUNK}",
         f"Entries {ENTRY_CHUNK + 1}–{2 * ENTRY_CHUNK}",
     ]
+
+
+def test_a_list_drawn_on_its_own_grows_its_last_entry_by_what_the_next_list_merges_into_it(
+    client, editor, long_plan
+) -> None:
+    entries = entries_of(long_plan)
+    last, merged = entries[ENTRY_CHUNK - 1], entries[ENTRY_CHUNK]
+    entry_actions.merge_entry(merged, actor=editor, expected_version=merged.version)
+
+    alone = client.get(f"/plans/{long_plan.pk}/entries/list/1/").content.decode()
+
+    assert f"{last.span_start}–{merged.span_end}, with what is merged into it" in row_of(
+        alone, last
+    )
