@@ -33,11 +33,7 @@ State = Entry.State
 
 def latest_revision(document: Document) -> Document:
     """The newest revision in `document`'s line (the document itself if none follows it)."""
-    while True:
-        following = Document.objects.filter(revision_of=document).first()
-        if following is None:
-            return document
-        document = following
+    return document.latest_revision()
 
 
 def store_revision(previous: Document, name: str, data: bytes) -> Document:

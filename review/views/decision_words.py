@@ -13,6 +13,7 @@ VERBS = {
     "entry.edit": "edited",
     "entry.confirm_anchor": "confirmed the anchor of",
     "plan.adjudicate": "adjudicated",
+    "plan.supersede": "superseded",
     "case.uphold": "upheld",
     "case.overturn": "overturned",
     "case.needs_rewrite": "asked for a rewrite of",
