@@ -26,7 +26,7 @@ from review.permissions import can_lead
 # A pause longer than this between two decisions is a break, not time spent on a decision.
 LONGEST_GAP_SECONDS = 600
 # Log rows that are not a reviewer deciding something.
-NOT_DECISIONS = ("lease.release", "plan.supersede")
+NOT_DECISIONS = ("lease.release",)
 # What a queue's decisions are logged on.
 QUEUE_OBJECTS = {
     Lease.Queue.PLANS: "entry",
