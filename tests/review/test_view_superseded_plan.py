@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from review.actions.plan_reviews import differing_entries, open_review_copy
 from review.models import Decision, Entry, Plan
 from tests.builders.pages import html_of
+from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.revisions import NAME, decided_plan, first_plan, revise
 from tests.builders.users import user_in
 
@@ -147,3 +149,30 @@ def test_the_dashboard_and_progress_leave_superseded_plans_out_of_the_plans_wait
 
     assert (queue["count"], queue["detail"]) == (1, f"{proposed} entries still proposed")
     assert (figures.left, figures.left_detail) == (1, f"{proposed} entries still proposed")
+
+
+def test_a_superseded_plan_in_curation_says_so_and_a_curators_pick_is_refused(
+    client, editor, curator, django_user_model
+) -> None:
+    editor2 = user_in(django_user_model, "editor2", "Editors")
+    double_review("plans")
+    plan = first_plan()
+    hand_in_review(open_review_copy(plan, actor=editor), editor)
+    hand_in_review(open_review_copy(plan, actor=editor2), editor2, reject=[-1])
+    (entry, _, _) = differing_entries(plan)[-1]
+    revise(Plan.objects.get(pk=plan.pk), editor)
+    current = Plan.objects.get(document__revision=2)
+    client.force_login(curator)
+
+    page = html_of(client.get(reverse("plan-curation", args=[plan.pk])))
+    response = client.post(
+        reverse("plan-curate-entry", args=[plan.pk, entry.pk]),
+        {"version": entry.version, "pick": "first"},
+        follow=True,
+    )
+
+    assert "This plan is superseded." in page
+    assert f"superseded by plan {current.pk}" in html_of(response)
+    assert "the plan is adjudicated" not in html_of(response)
+    assert Entry.objects.get(pk=entry.pk).state == Entry.State.PROPOSED
+    assert Plan.objects.get(pk=plan.pk).status == Plan.Status.SUPERSEDED
