@@ -262,6 +262,12 @@ class PlanQuerySet(models.QuerySet):
             return None
         return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
 
+    def latest_of(self, document: Document) -> Plan | None:
+        """The latest plan of `document`, whatever its status; never a review copy, which is
+        one editor's review of a plan, not a plan of the document."""
+        plans = self.filter(document=document, review_of__isnull=True)
+        return plans.order_by("-created_at", "-pk").first()
+
     def not_superseded(self) -> PlanQuerySet:
         """The plans still standing for their document: what the plans list shows unless
         asked for superseded ones."""
@@ -393,8 +399,7 @@ class Plan(models.Model):
         """What stands for this plan now: its document's latest revision, and the latest plan
         (not a review copy) of that revision (None when it has none)."""
         latest = self.document.latest_revision()
-        plans = Plan.objects.filter(document=latest, review_of__isnull=True)
-        return latest, plans.order_by("-created_at", "-pk").first()
+        return latest, Plan.objects.latest_of(latest)
 
     def superseded_reason(self) -> str:
         """Why nothing of this superseded plan may change, naming the plan to work on instead:

@@ -74,8 +74,9 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
 
 
 def plan_to_carry(document: Document) -> Plan | None:
-    """The latest plan of `document`, open or adjudicated: the one a revision carries on."""
-    return Plan.objects.filter(document=document).order_by("-created_at", "-pk").first()
+    """The latest plan of `document`, open, adjudicated or superseded: the one a revision
+    carries on (never a review copy of it)."""
+    return Plan.objects.latest_of(document)
 
 
 @dataclass(frozen=True)

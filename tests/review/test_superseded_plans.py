@@ -323,3 +323,15 @@ def test_the_migration_supersedes_open_plans_whose_document_has_a_newer_revision
     assert (row.action, row.object_id, row.actor_id) == (SUPERSEDE, str(stale.pk), None)
     assert f"revision 2 (document {revised.revision.pk})" in row.note
     assert not Lease.objects.filter(item_id=stale.pk).exists()
+
+
+def test_a_revision_carries_the_plan_not_an_editors_review_copy_made_after_it(alice) -> None:
+    double_review("plans")
+    plan = first_plan()
+    copy = open_review_copy(plan, actor=alice)
+    accept_entry(copy.entries.select_related("plan").first(), actor=alice, expected_version=1)
+
+    carried = revise(fresh(plan), alice).plan
+
+    assert carried.carried_from_id == plan.pk
+    assert not carried.entries.exclude(state=Entry.State.PROPOSED).exists()
