@@ -47,6 +47,15 @@ class ActionRefused(ValueError):
 # --- deciding ----------------------------------------------------------------------------
 
 
+def ensure_open(plan: Plan) -> None:
+    """Refuse any change to a plan that is no longer open, saying why: adjudicated (frozen),
+    or superseded by a newer revision (naming the plan to decide instead)."""
+    if plan.is_superseded:
+        raise ActionRefused(plan.superseded_reason())
+    if not plan.is_open:
+        raise ActionRefused(FROZEN)
+
+
 def ensure_seen(obj: Model, expected_version: int) -> None:
     """Raise StaleVersion unless `obj` is at the version the person saw. Every action asks
     this before any refusal about the object's state: "already accepted" about a state the
@@ -115,6 +124,8 @@ def _entry_changes(entry: Entry, changes: dict) -> set[str]:
     was, now = entry.tally, changed.tally
     counts = Plan.objects.count_change(entry.plan_id, {key: now[key] - was[key] for key in now})
     if counts is None:
+        # The plan is no longer open, as committed: say why as its page would.
+        ensure_open(Plan.objects.select_related("document").get(pk=entry.plan_id))
         raise ActionRefused(FROZEN)
     if Entry.plan.is_cached(entry):
         entry.plan.set_counts(counts)

@@ -37,17 +37,22 @@ class DocumentUploadForm(forms.Form):
 
 class PlanUploadForm(forms.Form):
     # The list offers the latest documents only, so the plans page stays small however many
-    # are stored; any stored document is accepted (the API and `import_plan` take any id).
+    # are stored; any stored document is accepted (the API and `import_plan` take any id,
+    # and refuse one that has a newer revision, which the list leaves out).
     DOCUMENTS_OFFERED = 50
 
     document = forms.ModelChoiceField(
-        label="Stored document", queryset=Document.objects.only("pk", "name")
+        label="Stored document", queryset=Document.objects.only("pk", "name", "revision")
     )
     file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        latest = Document.objects.only("pk", "name").order_by("-pk")[: self.DOCUMENTS_OFFERED]
+        latest = (
+            Document.objects.filter(revisions__isnull=True)
+            .only("pk", "name", "revision")
+            .order_by("-pk")[: self.DOCUMENTS_OFFERED]
+        )
         self.fields["document"].widget.choices = [("", "---------")] + [
             (document.pk, str(document)) for document in latest
         ]

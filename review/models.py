@@ -51,11 +51,24 @@ class Document(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return self.label
 
     @property
     def label(self) -> str:
+        """The document as every page and message names it: two revisions of one document
+        never read the same (the first reads as its name alone)."""
         return f"{self.name} (revision {self.revision})" if self.revision > 1 else self.name
+
+    def latest_revision(self) -> Document:
+        """The newest revision in this document's line (the document itself if none follows
+        it)."""
+        document = self
+        while True:
+            # Not its bytes nor its text: a caller names it, and reads more only if it must.
+            following = Document.objects.defer("data", "text").filter(revision_of=document).first()
+            if following is None:
+                return document
+            document = following
 
 
 @dataclass(frozen=True)
@@ -255,6 +268,17 @@ class PlanQuerySet(models.QuerySet):
         the item). The plans queue hands these; the dashboard and /progress/ count them."""
         return self.filter(status=Plan.Status.OPEN, review_of__isnull=True)
 
+    def latest_of(self, document: Document) -> Plan | None:
+        """The latest plan of `document`, whatever its status; never a review copy, which is
+        one editor's review of a plan, not a plan of the document."""
+        plans = self.filter(document=document, review_of__isnull=True)
+        return plans.order_by("-created_at", "-pk").first()
+
+    def not_superseded(self) -> PlanQuerySet:
+        """The plans still standing for their document: what the plans list shows unless
+        asked for superseded ones."""
+        return self.exclude(status=Plan.Status.SUPERSEDED)
+
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
         it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
@@ -320,6 +344,9 @@ class Plan(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         ADJUDICATED = "adjudicated", "Adjudicated"
+        # Its document got a newer revision while it was open: out of every queue, and
+        # nothing of it changes any more (`actions.plans.supersede_plans`).
+        SUPERSEDED = "superseded", "Superseded"
 
     document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="plans")
     source_sha256 = models.CharField(max_length=64)
@@ -400,6 +427,35 @@ class Plan(models.Model):
     @property
     def is_review_copy(self) -> bool:
         return self.review_of_id is not None
+
+    @property
+    def is_adjudicated(self) -> bool:
+        """Frozen by a person's adjudication; for a review copy, its review handed in."""
+        return self.status == self.Status.ADJUDICATED
+
+    @property
+    def is_superseded(self) -> bool:
+        return self.status == self.Status.SUPERSEDED
+
+    def current_plan(self) -> tuple[Document, Plan | None]:
+        """What stands for this plan now: its document's latest revision, and the latest plan
+        (not a review copy) of that revision (None when it has none)."""
+        latest = self.document.latest_revision()
+        return latest, Plan.objects.latest_of(latest)
+
+    def superseded_reason(self) -> str:
+        """Why nothing of this superseded plan may change, naming the plan to work on instead:
+        what every door answers an adjudication or an entry's decision on it with."""
+        latest, current = self.current_plan()
+        if current is None:
+            return (
+                f"Plan {self.pk} is superseded: {self.document.label} has a newer revision, "
+                f"{latest.label} (document {latest.pk}), which has no plan yet."
+            )
+        return (
+            f"Plan {self.pk} is superseded by plan {current.pk} on {latest.label}: "
+            f"decide plan {current.pk} instead."
+        )
 
     def blockers(self, entries) -> Blockers:
         """What stands in the way of adjudicating this plan, given its entries in order."""

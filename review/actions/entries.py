@@ -20,16 +20,16 @@ from grounding.paragraphs import (
 from grounding.placement import proposed_span_now
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import (
-    FROZEN,
     ActionRefused,
     decide,
     decided_by,
+    ensure_open,
     ensure_seen,
     last_undoable,
     record_decision,
     undo_latest,
 )
-from review.models import Decision, Entry, Plan
+from review.models import Decision, Entry
 
 State = Entry.State
 AnchorStatus = Entry.AnchorStatus
@@ -132,11 +132,6 @@ def _following(entry: Entry) -> Entry | None:
 # --- keeping the plan open --------------------------------------------------------------------
 
 
-def _ensure_open(plan: Plan) -> None:
-    if not plan.is_open:
-        raise ActionRefused(FROZEN)
-
-
 def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
     return record_decision(
         entry,
@@ -176,7 +171,7 @@ def state_refusal(entry: Entry, state: str) -> str | None:
 
 
 def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
     state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
@@ -193,7 +188,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
 
 
 def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     if entry.state == State.REJECTED:
         raise ActionRefused("This entry is already rejected.")
@@ -212,7 +207,7 @@ def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
 
 def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     """Merge the entry into the one before it."""
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     if entry.state == State.MERGED:
         raise ActionRefused("This entry is already merged into the one before it.")
@@ -232,7 +227,7 @@ def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -
 def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     """The editor has looked at a fuzzy, ambiguous or orphaned anchor's span and says it is
     right; the anchor is re-made from the text at that span so the export replays exactly."""
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     if not entry.anchor_in_doubt:
         raise ActionRefused("This entry's anchor needs no confirming.")
@@ -258,7 +253,7 @@ def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = ""
 
 
 def undo_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     return undo_latest(
         entry,
@@ -343,7 +338,7 @@ def edit_entry(
     """Edit the entry's title, path or boundaries, kept (edited, or accepted when that is what
     was proposed). A curator settling a double review edits with its own `action` and log
     `note`, and may give the entry another `state` (rejected or merged) beside its neighbours."""
-    _ensure_open(entry.plan)
+    ensure_open(entry.plan)
     # Offers and field errors redraw the form at the entry's version now: one the editor
     # never saw is a conflict first, or the next submit would overwrite it unseen.
     ensure_seen(entry, expected_version)

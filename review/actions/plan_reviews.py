@@ -104,6 +104,8 @@ REVIEW_FACTS = (
 
 def open_review_copy(plan: Plan, *, actor) -> Plan:
     """The editor's own copy of `plan`, made the first time they ask; two editors at most."""
+    if plan.is_superseded:
+        raise ActionRefused(plan.superseded_reason())
     if not plan.is_open:
         raise ActionRefused("This plan is already adjudicated.")
     if not is_double_reviewed(plan):
@@ -203,7 +205,7 @@ def differing_entries(plan: Plan) -> list[tuple[Entry, Entry, Entry]]:
     """(the plan's entry, the first copy's, the second copy's) for each entry a curator has to
     settle once both copies are in: where they differ, and where an agreement or a curation
     was undone (the entry is proposed again, and only a curator settles it now)."""
-    copies = [copy for copy in review_copies(plan) if not copy.is_open]
+    copies = [copy for copy in review_copies(plan) if copy.is_adjudicated]
     if len(copies) != 2:
         return []
     first, second = (list(copy.entries.order_by("position")) for copy in copies)
@@ -217,7 +219,7 @@ def differing_entries(plan: Plan) -> list[tuple[Entry, Entry, Entry]]:
 def settle_agreements(plan: Plan, *, actor) -> int:
     """Once both copies are submitted: settle every entry on which they agree. Returns how
     many were settled; adjudicates the plan if nothing differs."""
-    copies = [copy for copy in review_copies(plan) if not copy.is_open]
+    copies = [copy for copy in review_copies(plan) if copy.is_adjudicated]
     if len(copies) != 2:
         return 0
     first, second = (list(copy.entries.order_by("position")) for copy in copies)

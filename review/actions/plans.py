@@ -1,5 +1,6 @@
 """What an editor does to a plan as a whole: accept every proposed entry of one rule, and
-adjudicate (freeze) the plan once every entry is decided."""
+adjudicate (freeze) the plan once every entry is decided; and what storing a newer revision
+does to the plans of the one before (supersede them)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from review.actions import plan_reviews
-from review.actions.entries import FROZEN, UNDO, accept_entry, undo_entry
+from review.actions.entries import UNDO, accept_entry, undo_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
 from review.decisions import (
     ActionRefused,
     decide,
     decisions_on_plan,
+    ensure_open,
     ensure_seen,
     last_undoable,
     undoable,
 )
 from review.insights import rule_record
-from review.models import Decision, Entry, Plan
+from review.models import Decision, Document, Entry, Lease, Plan
+
+SUPERSEDE = "plan.supersede"
 
 
 def rule_candidates(plan: Plan, rule: str) -> list[Entry]:
@@ -52,8 +56,7 @@ def accept_rule(
     changed since, or one that was not listed, is not touched, and a stale one refuses all.
     A rule that is not validated is refused unless `unvalidated_confirmed`.
     """
-    if not plan.is_open:
-        raise ActionRefused(FROZEN)
+    ensure_open(plan)
     record = rule_record(rule, plan.proposed_by)
     if not unvalidated_confirmed and (record is None or not record.validated):
         why = record.why_not if record else "it has no record yet"
@@ -88,8 +91,7 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
     decided again since (its latest decision is no longer the batch's accept)."""
     if not re.fullmatch(r"[0-9a-f]{10}", batch):
         raise ActionRefused("That is not an accept-all batch.")
-    if not plan.is_open:
-        raise ActionRefused(FROZEN)
+    ensure_open(plan)
     accepts = list(
         undoable(decisions_on_plan(plan), UNDO).filter(
             action="entry.accept", note__endswith=f"(batch {batch})"
@@ -128,6 +130,9 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
             Plan.objects.select_for_update(of=("self",)).select_related("document").get(pk=plan.pk)
         )
         entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
+        # Superseded, whatever version the page showed: the answer is the plan to go to.
+        if current.is_superseded:
+            raise PlanNotAdjudicable(current.superseded_reason())
         # Adjudicated by someone else since the page was drawn: their decision, a conflict.
         ensure_seen(current, expected_version)
         if not current.is_open:
@@ -168,3 +173,35 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         # One editor's review is in; with the other's, their agreements settle the plan.
         plan_reviews.settle_agreements(plan.review_of, actor=actor)
     return plan
+
+
+def supersede_plans(document: Document, revision: Document, *, actor) -> list[Decision]:
+    """Take `document`'s open plans (and open review copies of them) out of review now that
+    `revision` follows it: each is marked superseded, logged as "plan.supersede" by whoever
+    stored the revision, and let go by whoever held it. Its page then names the plan that
+    stands for it (`Plan.current_plan`). Called in the revision's own transaction
+    (`actions.revisions.add_revision`)."""
+    with transaction.atomic():
+        # Locked as adjudication locks a plan: one of the two waits for the other, and a
+        # plan adjudicated meanwhile stays adjudicated.
+        plans = list(
+            Plan.objects.select_for_update()
+            .filter(document=document, status=Plan.Status.OPEN)
+            .order_by("pk")
+        )
+        note = f"superseded by revision {revision.revision} (document {revision.pk})"
+        decisions = [
+            decide(
+                plan,
+                expected_version=plan.version,
+                actor=actor,
+                action=SUPERSEDE,
+                changes={"status": Plan.Status.SUPERSEDED},
+                note=note,
+            )
+            for plan in plans
+        ]
+        Lease.objects.filter(
+            queue=Lease.Queue.PLANS, item_id__in=[plan.pk for plan in plans]
+        ).delete()
+    return decisions

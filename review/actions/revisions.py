@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from review.actions.plans import supersede_plans
 from review.adapters.revisions import (
     CarriedRow,
     carried_plan,
@@ -41,6 +42,7 @@ def add_revision(document: Document, name: str, data: bytes, *, actor) -> Revise
     bytes are stored already."""
     with transaction.atomic():
         revision = store_revision(document, name, data)
+        supersede_plans(document, revision, actor=actor)
         earlier = plan_to_carry(document)
         if earlier is None:
             return Revised(revision, None)

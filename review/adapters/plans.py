@@ -199,6 +199,13 @@ def _store_plan(
     if existing is not None:
         existing.created = False
         return existing
+    latest = document.latest_revision()
+    if latest.pk != document.pk:
+        # Its plan would be superseded before anyone reviewed it.
+        raise ImportRefused(
+            f"{document.label} has a newer revision, {latest.label} (document {latest.pk}): "
+            "propose or import the plan on that one"
+        )
     same_text = (
         payload.get("extractor_id") == document.extractor_id
         and payload.get("extractor_version") == document.extractor_version
@@ -307,6 +314,13 @@ def export_plan(plan: Plan) -> str:
         )
     if plan.status == Plan.Status.ADJUDICATED:
         return plan.adjudicated_payload
+    if plan.is_superseded:
+        raise PlanNotAdjudicable(
+            [
+                f"plan {plan.pk} was never adjudicated, so there is nothing to export",
+                plan.superseded_reason(),
+            ]
+        )
     entries = list(plan.entries.order_by("position"))
     blockers = plan.blockers(entries)
     problems = blockers.problems()

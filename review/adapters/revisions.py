@@ -33,11 +33,7 @@ State = Entry.State
 
 def latest_revision(document: Document) -> Document:
     """The newest revision in `document`'s line (the document itself if none follows it)."""
-    while True:
-        following = Document.objects.filter(revision_of=document).first()
-        if following is None:
-            return document
-        document = following
+    return document.latest_revision()
 
 
 def store_revision(previous: Document, name: str, data: bytes) -> Document:
@@ -78,8 +74,9 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
 
 
 def plan_to_carry(document: Document) -> Plan | None:
-    """The latest plan of `document`, open or adjudicated: the one a revision carries on."""
-    return Plan.objects.filter(document=document).order_by("-created_at", "-pk").first()
+    """The latest plan of `document`, open, adjudicated or superseded: the one a revision
+    carries on (never a review copy of it)."""
+    return Plan.objects.latest_of(document)
 
 
 @dataclass(frozen=True)

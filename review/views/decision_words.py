@@ -18,6 +18,7 @@ PHRASES = {
     "entry.carry": "carried the decision on {subject} over from the earlier revision",
     "plan.adjudicate": "adjudicated {subject}",
     "plan.review_copy": "opened {subject}",
+    "plan.supersede": "marked {subject} superseded by a newer revision",
     "case.uphold": "upheld {subject}",
     "case.overturn": "overturned {subject}",
     "case.needs_rewrite": "asked for a rewrite of {subject}",

@@ -45,7 +45,12 @@ def insights_page(request: HttpRequest) -> HttpResponse:
             if case_id in case_pks
         ],
         "filters": filters,
-        "documents": Document.objects.order_by("name").values_list("pk", "name"),
+        "documents": [
+            (document.pk, document.label)
+            for document in Document.objects.only("pk", "name", "revision").order_by(
+                "name", "revision"
+            )
+        ],
         "versions": Plan.objects.order_by().values_list("proposed_by", flat=True).distinct(),
         "models": Case.objects.exclude(model="")
         .order_by()

@@ -51,6 +51,7 @@ from review.views.presenters import (
     document_chunks,
     document_regions,
     entry_chunks,
+    superseded_notice,
 )
 from review.views.streaming import streamed_page
 
@@ -143,6 +144,7 @@ def plan_page(
         "rule_batch": _offered_batch(request, plan),
         **presence_strip(Lease.Queue.PLANS, plan.pk),
         **plan_reviews.review_notice(request, plan, entries),
+        **superseded_notice(plan),
     }
     return streamed_page(
         request,

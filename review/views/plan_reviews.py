@@ -31,13 +31,14 @@ from review.models import Entry, Lease, Plan
 from review.permissions import can_curate, can_decide_plans
 from review.views.deciding import NO_VERSION
 from review.views.leasing import after_deciding, presence_strip
+from review.views.presenters import superseded_notice
 
 
 def may_see_copy(user, copy: Plan) -> bool:
     """Each editor sees only their own review; curators and staff once both are in."""
     if copy.reviewer_id == user.pk:
         return True
-    submitted = [other for other in review_copies(copy.review_of) if not other.is_open]
+    submitted = [other for other in review_copies(copy.review_of) if other.is_adjudicated]
     return (user.is_staff or can_curate(user)) and len(submitted) == 2
 
 
@@ -50,7 +51,7 @@ def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
     copies = review_copies(plan)
     return {
         "double_review": True,
-        "reviewers_in": sum(not copy.is_open for copy in copies),
+        "reviewers_in": sum(copy.is_adjudicated for copy in copies),
         "may_open_copy": can_decide_plans(request.user) and plan.is_open,
         "differences": len(differing_entries(plan)) if can_curate(request.user) else 0,
     }
@@ -91,6 +92,7 @@ def _curation_page(
         "offers": offers,
         "settled": settled,
         "last_settled": max(settled, key=lambda row: (row[1].at, row[1].pk), default=None),
+        **superseded_notice(plan),
     }
     return render(request, "review/plans/curation.html", context, status=status)
 
@@ -177,7 +179,7 @@ def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     """Back to the curation page; once the plan is adjudicated, to the plan, or to the next
     item of the queue when the plan was handed to the curator by it."""
     plan.refresh_from_db()
-    if not plan.is_open:
+    if plan.is_adjudicated:
         messages.success(request, "Every entry is settled: the plan is adjudicated.")
         return after_deciding(request, Lease.Queue.PLANS, plan.pk, redirect("plan", pk=plan.pk))
     return redirect("plan-curation", pk=plan.pk)

@@ -44,6 +44,8 @@ def plan_list(request: HttpRequest) -> HttpResponse:
     return _render_list(request, DocumentUploadForm(), PlanUploadForm())
 
 
+# The filter that shows every plan, superseded ones too.
+ALL = "all"
 # The list's order, newest first; the id makes it total, as keyset pages need.
 LIST_KEYS = order_keys(Plan, ("-created_at", "-pk"))
 
@@ -67,13 +69,18 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
     )
     if status_filter in Plan.Status.values:
         plans = plans.filter(status=status_filter)
+    elif status_filter != ALL:
+        # Superseded plans are kept, and shown when asked for; by default, the plans that
+        # still stand for their document.
+        status_filter = ""
+        plans = plans.not_superseded()
     page = shown_page(request, with_holders(plans, Lease.Queue.PLANS), LIST_KEYS, PLANS_PER_PAGE)
     collisions = colliding_paths(COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
     counted = collision_count(COLLISIONS_COUNTED) if collisions else 0
     context = {
         "rows": [(plan, plan.counts) for plan in page.object_list],
         "page": page,
-        "statuses": Plan.Status.choices,
+        "statuses": [*Plan.Status.choices, (ALL, "All")],
         "status_filter": status_filter,
         "collisions": collisions,
         "collision_count": counted,
@@ -111,7 +118,7 @@ def upload_document(request: HttpRequest) -> HttpResponse:
             for problem in refused.problems:
                 form.add_error(None, problem)
         else:
-            messages.success(request, f"Proposed a plan for {plan.document.name}.")
+            messages.success(request, f"Proposed a plan for {plan.document.label}.")
             return redirect("plan", pk=plan.pk)
     return _render_list(request, form, PlanUploadForm(), status=422)
 
@@ -130,6 +137,6 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
             for problem in refused.problems:
                 form.add_error(None, problem)
         else:
-            messages.success(request, f"Imported a plan for {plan.document.name}.")
+            messages.success(request, f"Imported a plan for {plan.document.label}.")
             return redirect("plan", pk=plan.pk)
     return _render_list(request, DocumentUploadForm(), form, status=422)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from grounding.revisions import candidate_places, word_diff
-from review.models import Entry
+from review.models import Entry, Plan
 
 # How much of a long quote the entry row shows at each end.
 QUOTE_END_CHARS = 60
@@ -281,3 +281,12 @@ class DecisionPanel:
     keys: bool = False
     # What each button means here, said beside them.
     explain: str = ""
+
+
+def superseded_notice(plan: Plan) -> dict:
+    """What a superseded plan's page says above it: the revision and plan that stand for it
+    now (nothing, and no query, for any other plan)."""
+    if not plan.is_superseded:
+        return {}
+    latest, current = plan.current_plan()
+    return {"superseded": {"revision": latest, "plan": current}}

@@ -15,7 +15,7 @@ from review.adapters.plans import export_plan
 from review.management.commands.demo import DEMO_DATA
 from review.models import Document, Entry, Plan
 from tests.browser.conftest import log_in
-from tests.builders.revisions import ADDED, CHANGED, SECOND, decided_plan
+from tests.builders.revisions import ADDED, CHANGED, NAME, SECOND, decided_plan, first_plan, revise
 
 REVISED = DEMO_DATA / "byggteknisk-brann-revisjon-2.md"
 
@@ -124,3 +124,24 @@ def test_an_editor_carries_a_plan_to_a_new_revision_and_settles_it_by_looking(
     assert any(entry.title == ADDED for entry, _ in replayed)
     first.refresh_from_db()
     assert export_plan(first) == old_export
+
+
+def test_an_editor_on_a_superseded_plan_is_sent_to_the_current_one_by_its_banner_and_by_next(
+    page, reviewers
+) -> None:
+    editor = reviewers["editor"]
+    first = first_plan()
+    carried = revise(first, editor).plan
+
+    log_in(page, "editor")
+    page.goto(f"/plans/{first.pk}/")
+    banner = page.get_by_role("note").filter(has_text="This plan is superseded")
+    expect(banner).to_contain_text("(revision 2)")
+    expect(page.get_by_role("button", name="Adjudicate plan")).to_have_count(0)
+    banner.get_by_role("link", name=f"plan {carried.pk}", exact=True).click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"{NAME} (revision 2)")
+    expect(page.get_by_role("note").filter(has_text="superseded")).to_have_count(0)
+
+    page.goto(f"/plans/{first.pk}/")
+    page.keyboard.press("n")
+    page.wait_for_url(f"**/plans/{carried.pk}/")

@@ -97,9 +97,13 @@ def test_three_kinds_of_document_each_get_an_undecided_proposed_plan(demo):
     assert {document.media_type for document in documents} == {"markdown", "text", "pdf"}
     assert len(documents) == len(DOCUMENTS)
     for document in documents:
-        plan = document.plans.get()
+        # A document the demo revised is reviewed on its latest revision; the first
+        # revision's plan is superseded.
+        plan = document.latest_revision().plans.get()
         assert plan.status == Plan.Status.OPEN
         assert plan.entries.count() >= 4
+        if document.latest_revision() != document:
+            assert document.plans.get().status == Plan.Status.SUPERSEDED
     entries = Entry.objects.filter(plan__document__in=demo_documents())
     assert not entries.exclude(state=Entry.State.PROPOSED).exists()
 
@@ -191,7 +195,8 @@ def test_a_few_decisions_are_made_so_the_dashboards_have_history(demo):
     ours = Decision.objects.filter(actor__username__in=["editor", "moderator"])
     actions = set(ours.values_list("action", flat=True))
 
-    assert actions == {"case.uphold", "case.overturn", "answer.publish"}
+    # The editor also stored the building code's second revision, which superseded its plan.
+    assert actions == {"case.uphold", "case.overturn", "answer.publish", "plan.supersede"}
     assert Case.objects.filter(decided_by__username="moderator").count() == 2
     assert Answer.objects.filter(decided_by__username="editor").count() == 2
 
