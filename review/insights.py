@@ -171,8 +171,13 @@ def decided_how() -> DbCase:
     its state stands on was taken, that is the latest decision on it that set its state and
     was not undone: BULK when it was accepted with all of its rule, CARRIED when it was
     carried from an earlier revision, JUDGED otherwise (a person decided this entry; also
-    an entry whose state no log row explains). One subquery per decided entry, on the log's
-    (object_type, object_id) index."""
+    an entry whose state no log row explains).
+
+    The log is asked (a subquery on its (object_type, object_id) index) only for an entry
+    that could stand on either: one whose note is an accept-all's (every decision that sets
+    a state sets the note, and an undo puts the note back with the state), or one on a
+    carried plan. Asking it for every decided entry doubled the counting time at 100,000
+    entries (benchmarks/bench_insights.py)."""
     deciding = undoable(
         Decision.objects.filter(
             object_type="entry",
@@ -191,7 +196,12 @@ def decided_how() -> DbCase:
     return DbCase(
         When(plan__review_of__isnull=False, then=Value(REVIEW_COPY)),
         When(state=State.PROPOSED, then=Value("")),
-        default=Coalesce(Subquery(how.values("how")[:1]), Value(JUDGED)),
+        When(
+            Q(note__startswith=Decision.RULE_BATCH_NOTE.partition("{")[0])
+            | Q(plan__carried_from__isnull=False),
+            then=Coalesce(Subquery(how.values("how")[:1]), Value(JUDGED)),
+        ),
+        default=Value(JUDGED),
         output_field=CharField(),
     )
 
