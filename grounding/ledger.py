@@ -24,6 +24,8 @@ DEFAULT_MIN_LOWER_BOUND = 0.8
 UNFLAGGED = "unflagged"
 REASONS = (*VALIDATION_REASONS, UNFLAGGED)
 MAX_CASES = 100_000
+# What a rule's record shows beside it and leaves out of it: decisions no person judged.
+NOT_COUNTED = ("bulk_accepted", "carried", "review_copies")
 
 
 class LedgerError(ValueError):
@@ -62,8 +64,16 @@ class RuleRecord:
     accepting that rule's entries unseen ("accept by rule") would have got both wrong; they
     count as decided but not accepted.
 
-    `documents` counts the distinct documents the decided entries come from: a rule that is
-    right on one long document has shown nothing about the next one.
+    `documents` counts the distinct documents the decided entries come from (the revisions of
+    one document are one document): a rule that is right on one long document has shown
+    nothing about the next one.
+
+    Only judgements count: an entry decided by a person looking at it. What no person judged
+    is counted beside the record and left out of it, or the record would vouch for itself:
+    `bulk_accepted` entries were accepted with all of their rule, unseen (the very action a
+    validated record lets through); `carried` ones kept a decision from an earlier revision
+    (already counted there); `review_copies` are the decisions in double-review copies, each
+    entry counted once through the agreement or curation that settled it on the plan.
     """
 
     rule: str
@@ -76,6 +86,9 @@ class RuleRecord:
     rejected: int
     documents: int
     settings: ValidationSettings = field(default_factory=ValidationSettings)
+    bulk_accepted: int = 0
+    carried: int = 0
+    review_copies: int = 0
 
     def __post_init__(self) -> None:
         for name in ("rule", "proposer_version"):
@@ -91,6 +104,7 @@ class RuleRecord:
             "merged",
             "rejected",
             "documents",
+            *NOT_COUNTED,
         ):
             _check_count(f"{where}: {name}", getattr(self, name))
         outcomes = self.accepted + self.edited + self.merged + self.rejected
@@ -99,8 +113,12 @@ class RuleRecord:
                 f"{where}: accepted, edited, merged and rejected add up to {outcomes}, "
                 f"not to the {self.decided} decided"
             )
-        if self.decided > self.proposed:
-            raise LedgerError(f"{where}: {self.decided} decided of only {self.proposed} proposed")
+        unjudged = self.bulk_accepted + self.carried
+        if self.decided + unjudged > self.proposed:
+            besides = f" and {unjudged} bulk-accepted or carried" if unjudged else ""
+            raise LedgerError(
+                f"{where}: {self.decided} decided{besides} of only {self.proposed} proposed"
+            )
         if self.documents > self.decided or (self.decided and not self.documents):
             raise LedgerError(
                 f"{where}: {self.decided} decided entries cannot come from {self.documents} "
@@ -124,11 +142,27 @@ class RuleRecord:
         if not shortfalls:
             return ""
         if not self.decided:
-            return f"none of its {self.proposed} proposed entries decided yet"
+            by = " by a person" if self.bulk_accepted or self.carried else ""
+            return f"none of its {self.proposed} proposed entries decided{by} yet"
         documents = f"{self.documents} document{'' if self.documents == 1 else 's'}"
         return f"accepted {self.accepted} of {self.decided}, on {documents}; " + "; ".join(
             shortfalls
         )
+
+    @property
+    def not_counted(self) -> str:
+        """What was decided without a person judging it, e.g. "22 bulk-accepted, not
+        counted"; empty when everything decided was judged."""
+        kinds = [
+            f"{count} {words}"
+            for count, words in (
+                (self.bulk_accepted, "bulk-accepted"),
+                (self.carried, "carried from an earlier revision"),
+                (self.review_copies, "decided in double-review copies"),
+            )
+            if count
+        ]
+        return ", ".join(kinds) + ", not counted" if kinds else ""
 
     def _shortfalls(self) -> list[str]:
         settings = self.settings
@@ -153,6 +187,7 @@ class RuleRecord:
             "merged": self.merged,
             "rejected": self.rejected,
             "documents": self.documents,
+            "not_counted": {name: getattr(self, name) for name in NOT_COUNTED},
             "acceptance": self.acceptance.to_dict(),
             "validated": self.validated,
             "why_not": self.why_not,

@@ -15,7 +15,19 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Case as DbCase
+from django.db.models import (
+    CharField,
+    Count,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
 from grounding.agreement import Proportion, cohen_kappa_of_table, wilson_interval
@@ -27,7 +39,10 @@ from grounding.ledger import (
     RuleRecord,
     ValidationSettings,
 )
-from review.models import Answer, Case, Decision, Entry
+from review.actions.entries import UNDO
+from review.actions.revisions import CARRY
+from review.decisions import undoable
+from review.models import Answer, Case, Decision, Document, Entry
 
 # The longest window the weekly figures look back over.
 MAX_WEEKS = 104
@@ -59,9 +74,13 @@ class Filters:
             weeks=min(int(weeks), MAX_WEEKS) if weeks.isdigit() and int(weeks) > 0 else 12,
         )
 
-    def entries(self) -> QuerySet[Entry]:
+    def entries(self, *, review_copies: bool = False) -> QuerySet[Entry]:
         # An editor's review copy is counted through the plan it settles, not twice.
-        entries = Entry.objects.filter(plan__review_of__isnull=True)
+        entries = (
+            Entry.objects.all()
+            if review_copies
+            else Entry.objects.filter(plan__review_of__isnull=True)
+        )
         if self.document:
             entries = entries.filter(plan__document_id=self.document)
         if self.proposer_version:
@@ -100,36 +119,113 @@ def validation_settings() -> ValidationSettings:
 
 
 def rule_records(filters: Filters = Filters()) -> list[RuleRecord]:
-    """One record per rule and proposer version, most decided first."""
-    entries = filters.entries()
+    """One record per rule and proposer version, most decided first: the entries a person
+    judged (`decided_how`), with what nobody judged counted beside them (`RuleRecord`)."""
     counts: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    rows = entries.values_list("rules", "plan__proposed_by", "state").annotate(n=Count("pk"))
-    for rules, version, state, n in rows.order_by():
-        for rule in _rules(rules, filters):
-            counts[rule, version][state] += n
+    unjudged: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     documents: dict[tuple[str, str], set[int]] = defaultdict(set)
-    decided = entries.exclude(state=State.PROPOSED)
-    pairs = decided.values_list("rules", "plan__proposed_by", "plan__document_id").distinct()
-    for rules, version, document in pairs.order_by():
+    roots = _document_roots()
+    rows = (
+        filters.entries(review_copies=True)
+        .annotate(how=decided_how())
+        .values_list("rules", "plan__proposed_by", "state", "how", "plan__document_id")
+        .annotate(n=Count("pk"))
+    )
+    for rules, version, state, how, document, n in rows.order_by():
         for rule in _rules(rules, filters):
-            documents[rule, version].add(document)
+            if how == REVIEW_COPY:
+                unjudged[rule, version]["review_copies"] += n if state != State.PROPOSED else 0
+                continue
+            counts[rule, version][state if how in (JUDGED, "") else how] += n
+            if how == JUDGED:
+                documents[rule, version].add(roots.get(document, document))
     judged = validation_settings()
     records = [
         RuleRecord(
             rule=rule,
             proposer_version=version or "unknown",
             proposed=sum(by_state.values()),
-            decided=sum(n for state, n in by_state.items() if state != State.PROPOSED),
+            decided=sum(by_state[state] for state in State.values if state != State.PROPOSED),
             accepted=by_state[State.ACCEPTED],
             edited=by_state[State.EDITED],
             merged=by_state[State.MERGED],
             rejected=by_state[State.REJECTED],
             documents=len(documents[rule, version]),
             settings=judged,
+            bulk_accepted=by_state[BULK],
+            carried=by_state[CARRIED],
+            review_copies=unjudged[rule, version]["review_copies"],
         )
         for (rule, version), by_state in counts.items()
     ]
     return sorted(records, key=lambda r: (-r.decided, r.rule, r.proposer_version))
+
+
+# How an entry came to its decision, as the log tells (`decided_how`).
+JUDGED, BULK, CARRIED, REVIEW_COPY = "judged", "bulk", "carried", "review copy"
+
+
+def decided_how() -> DbCase:
+    """Per entry: "" while proposed; REVIEW_COPY on a double-review copy (the plan's own
+    entry counts, once, when an agreement or a curation settles it); else how the decision
+    its state stands on was taken, that is the latest decision on it that set its state and
+    was not undone: BULK when it was accepted with all of its rule, CARRIED when it was
+    carried from an earlier revision, JUDGED otherwise (a person decided this entry; also
+    an entry whose state no log row explains).
+
+    The log is asked (a subquery on its (object_type, object_id) index) only for an entry
+    that could stand on either: one whose note is an accept-all's (every decision that sets
+    a state sets the note, and an undo puts the note back with the state), or one on a
+    carried plan. Asking it for every decided entry doubled the counting time at 100,000
+    entries (benchmarks/bench_insights.py)."""
+    deciding = undoable(
+        Decision.objects.filter(
+            object_type="entry",
+            object_id=Cast(OuterRef("pk"), output_field=CharField()),
+            after__has_key="state",
+        ),
+        UNDO,
+    )
+    how = deciding.annotate(
+        how=DbCase(
+            When(action=CARRY, then=Value(CARRIED)),
+            When(Decision.rule_batch_q(), then=Value(BULK)),
+            default=Value(JUDGED),
+        )
+    ).order_by("-at", "-pk")
+    return DbCase(
+        When(plan__review_of__isnull=False, then=Value(REVIEW_COPY)),
+        When(state=State.PROPOSED, then=Value("")),
+        When(
+            Q(note__startswith=Decision.RULE_BATCH_NOTE.partition("{")[0])
+            | Q(plan__carried_from__isnull=False),
+            then=Coalesce(Subquery(how.values("how")[:1]), Value(JUDGED)),
+        ),
+        default=Value(JUDGED),
+        output_field=CharField(),
+    )
+
+
+def _document_roots() -> dict[int, int]:
+    """Document id -> the first revision of its line, for every document that is a later
+    revision: the revisions of one document are one document to a rule's record."""
+    previous = dict(
+        Document.objects.filter(revision_of__isnull=False).values_list("pk", "revision_of_id")
+    )
+    roots = {}
+    for document in previous:
+        root = document
+        while root in previous:
+            root = previous[root]
+        roots[document] = root
+    return roots
+
+
+def rule_names() -> list[str]:
+    """Every rule the proposer named on an entry ("no rule" too, if an entry named none), for
+    choosing one to narrow the figures to."""
+    lists = Entry.objects.filter(plan__review_of__isnull=True).values_list("rules", flat=True)
+    return sorted({rule for rules in lists.distinct().order_by() for rule in _rule_names(rules)})
 
 
 def rule_record(rule: str, proposer_version: str) -> RuleRecord | None:
@@ -345,7 +441,8 @@ def _weekly_rule_counts(filters: Filters, bounds) -> list[tuple[int, int]]:
         window = _in_week("decided_at", start, end)
         aggregates[f"ok{index}"] = Count("pk", filter=window & Q(state=State.ACCEPTED))
         aggregates[f"n{index}"] = Count("pk", filter=window)
-    decided = filters.entries().exclude(state=State.PROPOSED)
+    # What a person judged, as the rules' records count it.
+    decided = filters.entries().annotate(how=decided_how()).filter(how=JUDGED)
     # Grouped by the entries' rules (a handful of lists), so a rule is picked out here.
     rows = decided.values("rules").annotate(**aggregates).order_by()
     totals = [[0, 0] for _ in bounds]

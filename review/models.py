@@ -7,6 +7,7 @@ is the one place that bumps it and appends to the decision log.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -1092,6 +1093,27 @@ class Decision(models.Model):
 
     def delete(self, *args, **kwargs):
         raise AppendOnlyError("the decision log is append-only: rows are never deleted")
+
+    # "Accept all proposed of a rule" logs one entry.accept per entry, each with this note: it
+    # names the batch one undo takes back, and tells the rule's record that nobody looked.
+    RULE_BATCH_NOTE = "accepted with all of {rule} (batch {batch})"
+    RULE_BATCH = r"accepted with all of .+ \(batch ([0-9a-f]{10})\)"
+
+    @property
+    def rule_batch(self) -> str:
+        """The "accept all of a rule" batch this accept belongs to ("" for any other)."""
+        match = re.fullmatch(self.RULE_BATCH, self.note)
+        return match.group(1) if match and self.action == "entry.accept" else ""
+
+    @classmethod
+    def rule_batch_q(cls, prefix: str = "") -> Q:
+        """Decisions with a `rule_batch`, as a filter (a test holds the two to one answer)."""
+        return Q(
+            **{
+                f"{prefix}action": "entry.accept",
+                f"{prefix}note__regex": rf"^{cls.RULE_BATCH}$",
+            }
+        )
 
 
 class ApiToken(models.Model):

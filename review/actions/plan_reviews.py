@@ -48,7 +48,8 @@ SETTLED_FIELDS = (
     "anchor_score",
     "anchor_confirmed",
 )
-SETTLING_ACTIONS = ("entry.agreed", "entry.curate")
+AGREED = "entry.agreed"
+SETTLING_ACTIONS = (AGREED, "entry.curate")
 COPY_FIELDS = (
     "position",
     "path",
@@ -228,7 +229,7 @@ def settle_agreements(plan: Plan, *, actor) -> int:
     with transaction.atomic():
         for entry, a, b in zip(plan.entries.order_by("position"), first, second, strict=True):
             if entry.state == Entry.State.PROPOSED and _agreed(a) == _agreed(b):
-                _settle(entry, a, actor=actor, action="entry.agreed", note=f"agreed by {names}")
+                _settle(entry, a, actor=actor, action=AGREED, note=f"agreed by {names}")
                 settled += 1
     _adjudicate_when_settled(plan, actor=actor)
     return settled

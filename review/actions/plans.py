@@ -66,7 +66,7 @@ def accept_rule(
         )
     decisions = []
     # The one note of the whole batch: what its undo looks for in the log.
-    note = f"accepted with all of {rule} (batch {uuid.uuid4().hex[:10]})"
+    note = Decision.RULE_BATCH_NOTE.format(rule=rule, batch=uuid.uuid4().hex[:10])
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):
             if entry.pk in versions:
@@ -81,8 +81,7 @@ def accept_rule(
 
 def rule_batch(decision: Decision) -> str:
     """The batch an "accept all of a rule" decision belongs to ("" for any other)."""
-    match = re.fullmatch(r"accepted with all of .+ \(batch ([0-9a-f]{10})\)", decision.note)
-    return match.group(1) if match and decision.action == "entry.accept" else ""
+    return decision.rule_batch
 
 
 def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:

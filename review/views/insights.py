@@ -10,8 +10,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from grounding.agreement import BOOTSTRAP_RESAMPLES
 from review.agreement import agreement
-from review.insights import Filters, insights
+from review.insights import Filters, insights, rule_names
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
@@ -56,6 +57,8 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         .order_by()
         .values_list("model", flat=True)
         .distinct(),
+        "rules": _rule_choices(filters),
+        "resamples": BOOTSTRAP_RESAMPLES,
         "rules_chart": share_bars(
             "rules-chart",
             "Share of each rule's decided entries accepted as proposed, with 95 % intervals",
@@ -80,3 +83,10 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         ),
     }
     return render(request, "review/insights.html", context)
+
+
+def _rule_choices(filters: Filters) -> list[str]:
+    """The rules to narrow to: those on entries, and the one asked for even if none has it
+    (a link from elsewhere), so the form always shows what the figures are narrowed to."""
+    rules = rule_names()
+    return rules if not filters.rule or filters.rule in rules else [*rules, filters.rule]

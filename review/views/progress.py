@@ -20,6 +20,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from review.actions.leases import QUEUES
+from review.actions.plan_reviews import AGREED
+from review.actions.revisions import CARRY
 from review.models import ConflictMet, Decision, Entry, Lease, Plan
 from review.permissions import can_lead
 
@@ -27,6 +29,10 @@ from review.permissions import can_lead
 LONGEST_GAP_SECONDS = 600
 # Log rows that are not a reviewer deciding something.
 NOT_DECISIONS = ("lease.release",)
+# Decisions nobody timed: many logged at one stroke, not one a person took looking at an item.
+# A carry (a revision's upload), an agreement (settled when the second copy came in), with
+# the accepts of "accept all of a rule" (`Decision.rule_batch_q`) and the undos of all three.
+UNTIMED = (CARRY, AGREED)
 # What a queue's decisions are logged on.
 QUEUE_OBJECTS = {
     Lease.Queue.PLANS: "entry",
@@ -88,21 +94,38 @@ def reviewer_figures(user=None) -> list[ReviewerFigures]:
     return sorted(figures, key=lambda row: (-row.week, row.username))
 
 
+def untimed_q(prefix: str = "") -> Q:
+    """Log rows no person timed (`UNTIMED`); with prefix "undoes__", the undos of them."""
+    return Q(**{f"{prefix}action__in": UNTIMED}) | Decision.rule_batch_q(prefix)
+
+
+def timed_decisions(since, user=None):
+    """The decisions of `since` on that a person took one at a time, by anyone (or `user`)."""
+    rows = Decision.objects.filter(actor__isnull=False, at__gte=since)
+    rows = (
+        rows.exclude(action__in=NOT_DECISIONS).exclude(untimed_q()).exclude(untimed_q("undoes__"))
+    )
+    return rows.filter(actor=user) if user is not None else rows
+
+
 def median_gaps(since, user=None) -> dict[int, float]:
-    """actor id -> the median seconds between one of their decisions and their next, breaks
-    left out. Window functions, the same SQL on SQLite and PostgreSQL but for the seconds."""
+    """actor id -> the median seconds between one of their timed decisions and their next,
+    breaks left out. Window functions, the same SQL on SQLite and PostgreSQL but for the
+    seconds, over the rows `timed_decisions` picks."""
     if connection.vendor == "postgresql":
         seconds = 'EXTRACT(EPOCH FROM ("at" - prior))'
     else:
         seconds = '(julianday("at") - julianday(prior)) * 86400.0'
-    table = Decision._meta.db_table
-    who = "AND actor_id = %s" if user is not None else ""
-    skipped = ", ".join(["%s"] * len(NOT_DECISIONS))
+    timed, params = (
+        timed_decisions(since, user)
+        .order_by()
+        .values("actor_id", "at", "id")
+        .query.sql_with_params()
+    )
     sql = f"""
         WITH ordered AS (
             SELECT actor_id, "at", LAG("at") OVER (PARTITION BY actor_id ORDER BY "at", id) AS prior
-            FROM {table}
-            WHERE actor_id IS NOT NULL AND "at" >= %s AND action NOT IN ({skipped}) {who}
+            FROM ({timed}) AS timed
         ),
         gaps AS (
             SELECT actor_id, {seconds} AS gap FROM ordered WHERE prior IS NOT NULL
@@ -116,10 +139,9 @@ def median_gaps(since, user=None) -> dict[int, float]:
         SELECT actor_id, AVG(gap) FROM ranked
         WHERE n IN ((total + 1) / 2, (total + 2) / 2)
         GROUP BY actor_id
-    """  # noqa: S608 - the table name and the vendor's expression are ours; values are bound
-    params = [since, *NOT_DECISIONS, *([user.pk] if user is not None else []), LONGEST_GAP_SECONDS]
+    """  # noqa: S608 - the query Django wrote and the vendor's expression; values are bound
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [*params, LONGEST_GAP_SECONDS])
         return {actor_id: float(gap) for actor_id, gap in cursor.fetchall()}
 
 

@@ -46,3 +46,11 @@ def test_an_editor_reads_a_rules_record_and_confirms_twice_before_accepting_it_u
     accept.click()
     expect(page.locator(".message")).to_contain_text("Accepted")
     assert Decision.objects.filter(action="entry.accept").count() == len(entries_of(plan))
+    # What was accepted unseen does not count: the record is as it was, with them beside it.
+    page.goto("/insights/")
+    page.get_by_role("combobox", name="Rule").select_option("rule:heading")
+    page.get_by_role("button", name="Show").click()
+    row = page.locator('tr[data-rule="rule:heading"]')
+    expect(row).to_contain_text("3 of 4")
+    expect(row).to_contain_text(f"{len(entries_of(plan))} bulk-accepted, not counted")
+    assert "rule=rule%3Aheading" in page.url

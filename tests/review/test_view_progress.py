@@ -10,6 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from review.actions import leases
+from review.actions.plan_reviews import AGREED
+from review.actions.revisions import CARRY
 from review.models import Decision, Lease
 from review.views.progress import reviewer_figures
 from tests.builders.cases_answers import make_case
@@ -18,7 +20,7 @@ from tests.builders.users import user_in
 pytestmark = pytest.mark.django_db
 
 
-def decided(user, *, seconds_ago: float, action: str = "case.uphold") -> Decision:
+def decided(user, *, seconds_ago: float, action: str = "case.uphold", **fields) -> Decision:
     return Decision.objects.create(
         actor=user,
         actor_name=user.username,
@@ -26,6 +28,7 @@ def decided(user, *, seconds_ago: float, action: str = "case.uphold") -> Decisio
         object_type="case",
         object_id="1",
         at=timezone.now() - timedelta(seconds=seconds_ago),
+        **fields,
     )
 
 
@@ -56,6 +59,35 @@ def test_an_even_number_of_pauses_has_the_mean_of_the_middle_two_as_its_median(m
         decided(moderator, seconds_ago=120 - offset)
     [figures] = reviewer_figures(moderator)
     assert figures.median_seconds == pytest.approx(25, abs=0.01)
+
+
+def test_decisions_logged_at_one_stroke_are_not_timed_as_a_persons_decisions(editor, moderator):
+    # The editor takes three decisions, 40 seconds apart, looking at each entry...
+    for seconds_ago in (100, 60, 20):
+        decided(editor, seconds_ago=seconds_ago, action="entry.reject")
+    # ...and, between them, accepts all of a rule, uploads a revision (its carried decisions),
+    # undoes the accept-all, and hands in a second review (its agreements): each many rows at
+    # once, which would make the median 0 seconds.
+    note = Decision.RULE_BATCH_NOTE.format(rule="rule:heading", batch="0123456789")
+    accepted = [decided(editor, seconds_ago=90, action="entry.accept", note=note) for _ in range(6)]
+    for _ in range(6):
+        decided(editor, seconds_ago=80, action=CARRY)
+    for row in accepted:
+        decided(editor, seconds_ago=50, action="entry.undo", undoes=row)
+    for _ in range(6):
+        decided(editor, seconds_ago=30, action=AGREED)
+    # An undo a person took on its own is timed as theirs.
+    for seconds_ago in (300, 250):
+        decided(moderator, seconds_ago=seconds_ago)
+    decided(
+        moderator, seconds_ago=200, action="case.undo", undoes=decided(moderator, seconds_ago=400)
+    )
+
+    by_name = {row.username: row for row in reviewer_figures()}
+
+    assert by_name["editor"].median_seconds == pytest.approx(40, abs=0.01)
+    assert reviewer_figures(editor)[0].median_seconds == pytest.approx(40, abs=0.01)
+    assert by_name["moderator"].median_seconds == pytest.approx(50, abs=0.01)
 
 
 def test_figures_count_today_this_week_conflicts_and_items_held(client, moderator, lead):

@@ -69,6 +69,7 @@ def as_csv(figures: Insights) -> str:
 
     for record in figures.rules:
         why = "validated" if record.validated else record.why_not
+        why += f" ({record.not_counted})" if record.not_counted else ""
         row("rule", record.rule, record.proposer_version, record.acceptance, why)
     for record in figures.validator.reasons:
         row("reason", record.reason, "", record.agreed)
