@@ -346,7 +346,7 @@ class Plan(models.Model):
         OPEN = "open", "Open"
         ADJUDICATED = "adjudicated", "Adjudicated"
         # Its document got a newer revision while it was open: out of every queue, and
-        # nothing of it changes any more (`actions.plans.supersede_plans`).
+        # nothing of it changes any more (`actions.revisions.supersede_plans`).
         SUPERSEDED = "superseded", "Superseded"
 
     document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="plans")

@@ -25,9 +25,7 @@ from review.decisions import (
     undoable,
 )
 from review.insights import rule_record
-from review.models import Decision, Document, Entry, Lease, Plan
-
-SUPERSEDE = "plan.supersede"
+from review.models import Decision, Entry, Plan
 
 
 def rule_candidates(plan: Plan, rule: str) -> list[Entry]:
@@ -172,35 +170,3 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         # One editor's review is in; with the other's, their agreements settle the plan.
         plan_reviews.settle_agreements(plan.review_of, actor=actor)
     return plan
-
-
-def supersede_plans(document: Document, revision: Document, *, actor) -> list[Decision]:
-    """Take `document`'s open plans (and open review copies of them) out of review now that
-    `revision` follows it: each is marked superseded, logged as "plan.supersede" by whoever
-    stored the revision, and let go by whoever held it. Its page then names the plan that
-    stands for it (`Plan.current_plan`). Called in the revision's own transaction
-    (`actions.revisions.add_revision`)."""
-    with transaction.atomic():
-        # Locked as adjudication locks a plan: one of the two waits for the other, and a
-        # plan adjudicated meanwhile stays adjudicated.
-        plans = list(
-            Plan.objects.select_for_update()
-            .filter(document=document, status=Plan.Status.OPEN)
-            .order_by("pk")
-        )
-        note = f"superseded by revision {revision.revision} (document {revision.pk})"
-        decisions = [
-            decide(
-                plan,
-                expected_version=plan.version,
-                actor=actor,
-                action=SUPERSEDE,
-                changes={"status": Plan.Status.SUPERSEDED},
-                note=note,
-            )
-            for plan in plans
-        ]
-        Lease.objects.filter(
-            queue=Lease.Queue.PLANS, item_id__in=[plan.pk for plan in plans]
-        ).delete()
-    return decisions

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from review.actions.plans import supersede_plans
 from review.adapters.revisions import (
     CarriedRow,
     carried_plan,
     plan_to_carry,
     store_revision,
 )
-from review.decisions import record
-from review.models import Decision, Document, Entry, Plan
+from review.decisions import decide, record
+from review.models import Decision, Document, Entry, Lease, Plan
 
 CARRY = "entry.carry"
+SUPERSEDE = "plan.supersede"
 
 
 @dataclass(frozen=True)
@@ -89,3 +89,35 @@ def _record_carry(row: CarriedRow, revision: Document, actor) -> Decision:
         },
         note=f"carried from {came_from}",
     )
+
+
+def supersede_plans(document: Document, revision: Document, *, actor) -> list[Decision]:
+    """Take `document`'s open plans (and open review copies of them) out of review now that
+    `revision` follows it: each is marked superseded, logged as "plan.supersede" by whoever
+    stored the revision, and let go by whoever held it. Its page then names the plan that
+    stands for it (`Plan.current_plan`). Called in the revision's own transaction
+    (`add_revision`)."""
+    with transaction.atomic():
+        # Locked as adjudication locks a plan: one of the two waits for the other, and a
+        # plan adjudicated meanwhile stays adjudicated.
+        plans = list(
+            Plan.objects.select_for_update()
+            .filter(document=document, status=Plan.Status.OPEN)
+            .order_by("pk")
+        )
+        note = f"superseded by revision {revision.revision} (document {revision.pk})"
+        decisions = [
+            decide(
+                plan,
+                expected_version=plan.version,
+                actor=actor,
+                action=SUPERSEDE,
+                changes={"status": Plan.Status.SUPERSEDED},
+                note=note,
+            )
+            for plan in plans
+        ]
+        Lease.objects.filter(
+            queue=Lease.Queue.PLANS, item_id__in=[plan.pk for plan in plans]
+        ).delete()
+    return decisions

@@ -2,7 +2,7 @@
 its own, so no queue hands it out and nothing of it changes any more.
 
 The plans stored before: every open plan (and open review copy) of a document that has a
-newer revision is marked superseded now, as `review.actions.plans.supersede_plans` marks
+newer revision is marked superseded now, as `review.actions.revisions.supersede_plans` marks
 one when a revision is stored: its version moves on, a "plan.supersede" row is logged (by
 "system": nobody stored a revision just now), and its lease ends.
 """

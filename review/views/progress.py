@@ -27,8 +27,8 @@ from review.permissions import can_lead
 
 # A pause longer than this between two decisions is a break, not time spent on a decision.
 LONGEST_GAP_SECONDS = 600
-# Log rows that are not a reviewer deciding something.
-NOT_DECISIONS = ("lease.release",)
+# Log rows that are not a reviewer deciding something (a plan is superseded by an upload).
+NOT_DECISIONS = ("lease.release", "plan.supersede")
 # Decisions nobody timed: many logged at one stroke, not one a person took looking at an item.
 # A carry (a revision's upload), an agreement (settled when the second copy came in), with
 # the accepts of "accept all of a rule" (`Decision.rule_batch_q`) and the undos of all three.

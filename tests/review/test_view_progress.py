@@ -15,6 +15,7 @@ from review.actions.revisions import CARRY
 from review.models import Decision, Lease
 from review.views.progress import reviewer_figures
 from tests.builders.cases_answers import make_case
+from tests.builders.revisions import first_plan, revise
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -132,3 +133,12 @@ def test_the_progress_page_asks_as_many_queries_for_many_decisions_as_for_few(
         for seconds in range(1, 10):
             decided(person, seconds_ago=seconds * 7)
     assert queries() == few
+
+
+def test_a_plan_superseded_by_an_upload_is_no_decision_of_the_uploader(moderator):
+    revise(first_plan(), moderator)
+
+    assert Decision.objects.filter(action="plan.supersede", actor=moderator).exists()
+    assert not Decision.objects.filter(actor=moderator).exclude(action="plan.supersede").exists()
+    [figures] = reviewer_figures(moderator)
+    assert (figures.today, figures.week) == (0, 0)
