@@ -88,7 +88,9 @@ def set_policy(
         if unknown := [value for value in values if value not in known]:
             raise ActionRefused(
                 f"No {name} is called {', '.join(map(repr, unknown))}; "
-                f"the {name}s are {', '.join(repr(code) for code in known)}."
+                f"the {name}s are {', '.join(repr(code) for code in known if code)}"
+                # "" is a rationale the validator passed: named in words, not as an empty code.
+                + (", and '' for a rationale that passed." if "" in known else ".")
             )
     policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
     return decide(

@@ -119,7 +119,7 @@ def test_the_insights_revision_and_job_pages_have_no_serious_accessibility_viola
 def test_the_policies_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
     staff = user_in(User, "boss", None)
     User.objects.filter(pk=staff.pk).update(is_staff=True)
-    double_review("cases", reasons=["spam"])
+    double_review("cases", reasons=["uncited_claims"])
 
     log_in(page, "boss")
     assert violations_on(page, ["/policies/", "/policies/cases/"]) == {}
