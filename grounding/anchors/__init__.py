@@ -35,6 +35,11 @@ fuzzy search runs on a folded copy of the text (curly quotes, dashes, ellipses a
 space made plain) with an offset map back to the original. A minimum score, an ambiguity margin
 and position (the hint, and in `relocate` the drift of the anchors around it) decide between
 places.
+
+The modules, surest evidence first: `anchor` (the values, statuses and thresholds), `relocation`
+(a whole plan, and the proofs of place), `neighbours` (what the placed anchors say), `decide`
+(choosing between places), `places` (one anchor's places in a text), `index` (many `str.find`
+look-ups in one text), `search` (the fuzzy search) and `folding` (typography made plain).
 """
 
 from grounding.anchors.anchor import (
