@@ -7,7 +7,7 @@ The schema is at /api/openapi.json, open to all.
 Roles are the web's own (`review.permissions`): pushing documents and plans and importing
 answers needs an Editor, importing cases a Moderator; any token may read. Staff may do all.
 
-Validation and error messages are the commands' own: both call `review.adapters`. Every
+Validation and error messages are the commands' own: both call `review.actions`. Every
 refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
 read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
 nothing there, 409 for a plan that cannot be exported yet, 413 for a body over the upload
