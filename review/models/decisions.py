@@ -1,0 +1,127 @@
+"""The append-only decision log (`review.decisions` is its one writer)."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Count, Q
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from review.models.answers import Answer
+from review.models.cases import Case
+from review.models.entries import Entry
+from review.models.plans import Plan
+
+
+class DecisionQuerySet(models.QuerySet):
+    """The log is append-only; bulk changes are refused before they reach the database."""
+
+    def update(self, **kwargs):
+        raise AppendOnlyError("the decision log is append-only: rows are never updated")
+
+    def delete(self):
+        raise AppendOnlyError("the decision log is append-only: rows are never deleted")
+
+    def blind_to(self, reader) -> DecisionQuerySet:
+        """Each row annotated `withheld`: whether it belongs to a double review that `reader`
+        may not see yet, by the pages' rules (`SecondOpinions.hides_first_opinion_from`,
+        `views.plan_reviews.may_see_copy`). Withheld: the rows on a case or answer whose second
+        opinion is awaited, except the reader's own; the rows on a review copy and its entries
+        while its plan is open, except to its reviewer, and to curators once both copies are
+        in. `reader` None (a command, read by no one in particular) sees none of them."""
+        from review.permissions import can_curate
+
+        as_key = Cast("pk", output_field=models.CharField())
+        withheld = Q(pk__in=[])
+        for model in (Case, Answer):
+            pending = model.objects.filter(model.awaiting_second_q()).annotate(key=as_key)
+            withheld |= Q(object_type=model._meta.model_name, object_id__in=pending.values("key"))
+        if reader is not None:
+            withheld &= ~Q(actor=reader)
+        copies = Plan.objects.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
+        if reader is not None:
+            copies = copies.exclude(reviewer=reader)
+            if can_curate(reader):
+                submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
+                both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
+                copies = copies.exclude(review_of__in=both_in)
+        copy_entries = Entry.objects.filter(plan__in=copies.values("pk")).annotate(key=as_key)
+        withheld |= Q(object_type="plan", object_id__in=copies.annotate(key=as_key).values("key"))
+        withheld |= Q(object_type="entry", object_id__in=copy_entries.values("key"))
+        return self.annotate(
+            withheld=models.Case(
+                models.When(withheld, then=models.Value(True)),
+                default=models.Value(False),
+                output_field=models.BooleanField(),
+            )
+        )
+
+
+class AppendOnlyError(Exception):
+    pass
+
+
+class Decision(models.Model):
+    """One row per decision on a plan, entry, case or answer. Never updated or deleted:
+    the ORM refuses here, and database triggers (migration 0002) refuse underneath it."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # A snapshot, so the log still says who even if the account is renamed.
+    actor_name = models.CharField(max_length=150)
+    action = models.CharField(max_length=50, db_index=True)
+    object_type = models.CharField(max_length=20)
+    object_id = models.CharField(max_length=50)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    note = models.TextField(blank=True)
+    undoes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    objects = DecisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [
+            models.Index(fields=["object_type", "object_id", "at"]),
+            # One person's decisions over a window (the dashboard's own figures, progress).
+            models.Index(fields=["actor", "at"], name="decision_by_actor"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("the decision log is append-only: rows are never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("the decision log is append-only: rows are never deleted")
+
+    # "Accept all proposed of a rule" logs one entry.accept per entry, each with this note: it
+    # names the batch one undo takes back, and tells the rule's record that nobody looked.
+    RULE_BATCH_NOTE = "accepted with all of {rule} (batch {batch})"
+    RULE_BATCH = r"accepted with all of .+ \(batch ([0-9a-f]{10})\)"
+
+    @property
+    def rule_batch(self) -> str:
+        """The "accept all of a rule" batch this accept belongs to ("" for any other)."""
+        match = re.fullmatch(self.RULE_BATCH, self.note)
+        return match.group(1) if match and self.action == "entry.accept" else ""
+
+    @classmethod
+    def rule_batch_q(cls, prefix: str = "") -> Q:
+        """Decisions with a `rule_batch`, as a filter (a test holds the two to one answer)."""
+        return Q(
+            **{
+                f"{prefix}action": "entry.accept",
+                f"{prefix}note__regex": rf"^{cls.RULE_BATCH}$",
+            }
+        )

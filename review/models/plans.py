@@ -1,0 +1,394 @@
+"""Plans: a proposer's entries for one document, reviewed and adjudicated; what stands in
+adjudication's way; the paths entries of several documents share."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Count, F, Q
+from django.utils.functional import cached_property
+
+from review.models.documents import Document
+from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
+from review.models.policies import ReviewPolicy
+
+
+@dataclass(frozen=True)
+class Blockers:
+    """Why a plan cannot be adjudicated yet, said two ways: in counts for its page, entry by
+    entry for the doors (commands, API), which have no page to point at."""
+
+    counts: PlanCounts
+    undecided: tuple = ()
+    unsettled: tuple = ()
+    bad_merges: tuple = ()
+    frozen: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.undecided or self.unsettled or self.bad_merges or self.frozen)
+
+    def summary(self) -> list[str]:
+        reasons = list(self.counts.blockers)
+        reasons += [
+            f"“{entry.title}” is merged into an entry that is rejected (or into nothing)"
+            for entry in self.bad_merges
+        ]
+        if self.frozen:
+            reasons.append("the plan is already adjudicated")
+        return reasons
+
+    def problems(self) -> list[str]:
+        """Entry by entry, numbered as the screen numbers them (#1 is the first). A bad merge
+        is left out: `grounding.adjudication` refuses it in its own words, being the home of
+        what a merge may join."""
+        problems = [
+            f"entry #{entry.number} ({entry.path!r}) is still undecided" for entry in self.undecided
+        ]
+        problems += [
+            f"entry #{entry.number} ({entry.path!r}): its anchor is {entry.anchor_status} "
+            "in the stored text; confirm it or edit the entry"
+            for entry in self.unsettled
+        ]
+        return problems
+
+
+class PlanQuerySet(models.QuerySet):
+    def recount(self) -> int:
+        """Rebuild these plans' stored counters from their entries in two set-based
+        statements (zero, then one grouped aggregate joined in), whatever their number.
+        `count_aggregates` stays the one home of what each counter counts."""
+        from django.db import connection
+
+        plan_ids = self.order_by().values("pk")
+        zeroed = Plan.objects.filter(pk__in=plan_ids).update(
+            **{counter_column(key): 0 for key in COUNTER_KEYS}
+        )
+        grouped = (
+            Entry.objects.filter(plan__in=plan_ids)
+            .order_by()
+            .values("plan_id")
+            .annotate(**count_aggregates())
+            .values("plan_id", *COUNTER_KEYS)
+        )
+        sql, params = grouped.query.sql_with_params()
+        quote = connection.ops.quote_name
+        table = quote(Plan._meta.db_table)
+        assignments = ", ".join(
+            f"{quote(counter_column(key))} = tally.{quote(key)}" for key in COUNTER_KEYS
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(
+                # Names are the models' own and the grouped query's values are bound.
+                f"UPDATE {table} SET {assignments} FROM ({sql}) AS tally "  # noqa: S608
+                f"WHERE {table}.{quote('id')} = tally.{quote('plan_id')}",
+                params,
+            )
+        return zeroed
+
+    def count_change(self, plan_id: int, delta: dict[str, int]) -> PlanCounts | None:
+        """Add `delta` (counter key -> change) to an open plan's stored counters, in the
+        decision's transaction, and answer its counters now; None, changing nothing, when
+        the plan is not open. One statement: the UPDATE waits for the plan's row and reads
+        its status as committed, so it is also the re-check that the plan is still open."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        changes = [(counter_column(key), change) for key, change in delta.items() if change] or [
+            (counter_column("total"), 0)
+        ]
+        assignments = ", ".join(f"{quote(column)} = {quote(column)} + %s" for column, _ in changes)
+        returned = ", ".join(quote(counter_column(key)) for key in COUNTER_KEYS)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {quote(Plan._meta.db_table)} SET {assignments} "  # noqa: S608
+                f"WHERE {quote('id')} = %s AND {quote('status')} = %s RETURNING {returned}",
+                [*(change for _, change in changes), plan_id, Plan.Status.OPEN],
+            )
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
+
+    def waiting(self) -> PlanQuerySet:
+        """The plans waiting for a person: open (until adjudicated, a plan with every entry
+        decided still waits to be signed off), and not an editor's review copy (its plan is
+        the item). The plans queue hands these; the dashboard and /progress/ count them."""
+        return self.filter(status=Plan.Status.OPEN, review_of__isnull=True)
+
+    def latest_of(self, document: Document) -> Plan | None:
+        """The latest plan of `document`, whatever its status; never a review copy, which is
+        one editor's review of a plan, not a plan of the document."""
+        plans = self.filter(document=document, review_of__isnull=True)
+        return plans.order_by("-created_at", "-pk").first()
+
+    def not_superseded(self) -> PlanQuerySet:
+        """The plans still standing for their document: what the plans list shows unless
+        asked for superseded ones."""
+        return self.exclude(status=Plan.Status.SUPERSEDED)
+
+    def with_review_policy(self) -> PlanQuerySet:
+        """Each plan annotated with what double review needs to know, in the same query: has
+        it review copies, and the plans queue's policy (`actions.plan_reviews`)."""
+        return self.annotate(**review_policy_facts())
+
+
+def review_policy_facts(plan: str = "pk") -> dict:
+    """`with_review_policy`'s annotations, for a query that names the plan by `plan` (an
+    entry's query names it "plan_id", and so learns its plan's facts in its own query)."""
+    policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+    return {
+        "has_review_copies": models.Exists(Plan.objects.filter(review_of=models.OuterRef(plan))),
+        **{
+            f"policy_{name}": models.Subquery(policy.values(name)[:1])
+            for name in ("mode", "share_percent", "seed", "rules")
+        },
+    }
+
+
+class Plan(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ADJUDICATED = "adjudicated", "Adjudicated"
+        # Its document got a newer revision while it was open: out of every queue, and
+        # nothing of it changes any more (`actions.revisions.supersede_plans`).
+        SUPERSEDED = "superseded", "Superseded"
+
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="plans")
+    source_sha256 = models.CharField(max_length=64)
+    extractor_id = models.CharField(max_length=100)
+    extractor_version = models.CharField(max_length=50)
+    proposed_by = models.CharField(max_length=200)
+    options = models.JSONField(default=dict, blank=True)
+    # The proposer's payload exactly as received; never edited.
+    original_payload = models.TextField()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.OPEN, db_index=True
+    )
+    # Frozen at adjudication: the same bytes export_plan and the download serve.
+    adjudicated_payload = models.TextField(blank=True)
+    adjudicated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    adjudicated_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    # The previous revision's plan this one was carried from (see review.actions.revisions).
+    carried_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_into"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Double review: one editor's own copy of the plan (`review_of`), which only they decide.
+    review_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="review_copies"
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # The entries' counts (`PlanCounts`), kept in the transaction of every change of an entry
+    # (`decisions.decide`, and `recount` after entries are stored), so that no page counts
+    # a plan's entries to show its progress. `manage.py recount` rebuilds them. Signed: a
+    # decision moves them before its entry's UPDATE finds out whether it was stale (and then
+    # the transaction is undone), so a stale "before" may pass through below zero.
+    count_total = models.IntegerField(default=0)
+    count_proposed = models.IntegerField(default=0)
+    count_accepted = models.IntegerField(default=0)
+    count_edited = models.IntegerField(default=0)
+    count_merged = models.IntegerField(default=0)
+    count_rejected = models.IntegerField(default=0)
+    count_unsettled_anchors = models.IntegerField(default=0)
+    count_need_you = models.IntegerField(default=0)
+
+    objects = PlanQuerySet.as_manager()
+
+    # What the plans list and the dashboard read of a plan, besides its counters.
+    COUNTER_FIELDS = tuple(counter_column(key) for key in COUNTER_KEYS)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            # The plans list's order, all plans and by status (review copies are not listed);
+            # read backwards, the plans queue's ("Next": the oldest open plan first).
+            models.Index(
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_order",
+                condition=Q(review_of__isnull=True),
+            ),
+            models.Index(
+                "status",
+                F("created_at").desc(),
+                F("id").desc(),
+                name="plan_list_status_order",
+                condition=Q(review_of__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Plan {self.pk} for {self.document}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_review_copy(self) -> bool:
+        return self.review_of_id is not None
+
+    @property
+    def is_adjudicated(self) -> bool:
+        """Frozen by a person's adjudication; for a review copy, its review handed in."""
+        return self.status == self.Status.ADJUDICATED
+
+    @property
+    def is_superseded(self) -> bool:
+        return self.status == self.Status.SUPERSEDED
+
+    def current_plan(self) -> tuple[Document, Plan | None]:
+        """What stands for this plan now: its document's latest revision, and the latest plan
+        (not a review copy) of that revision (None when it has none)."""
+        latest = self.document.latest_revision()
+        return latest, Plan.objects.latest_of(latest)
+
+    def superseded_reason(self) -> str:
+        """Why nothing of this superseded plan may change, naming the plan to work on instead:
+        what every door answers an adjudication or an entry's decision on it with."""
+        latest, current = self.current_plan()
+        if current is None:
+            return (
+                f"Plan {self.pk} is superseded: {self.document.label} has a newer revision, "
+                f"{latest.label} (document {latest.pk}), which has no plan yet."
+            )
+        return (
+            f"Plan {self.pk} is superseded by plan {current.pk} on {latest.label}: "
+            f"decide plan {current.pk} instead."
+        )
+
+    def blockers(self, entries) -> Blockers:
+        """What stands in the way of adjudicating this plan, given its entries in order."""
+        previous = None
+        bad_merges = []
+        for entry in entries:
+            if entry.state == Entry.State.MERGED and (
+                previous is None or previous.state == Entry.State.REJECTED
+            ):
+                bad_merges.append(entry)
+            previous = entry
+        return Blockers(
+            counts=PlanCounts.of_entries(entries),
+            undecided=tuple(entry for entry in entries if entry.state == Entry.State.PROPOSED),
+            unsettled=tuple(entry for entry in entries if entry.anchor_unsettled),
+            bad_merges=tuple(bad_merges),
+            frozen=not self.is_open,
+        )
+
+    @property
+    def counts(self) -> PlanCounts:
+        """The entries' counts, as stored on the plan (no query over its entries)."""
+        return PlanCounts.from_values(
+            {key: getattr(self, counter_column(key)) for key in COUNTER_KEYS}
+        )
+
+    def set_counts(self, counts: PlanCounts) -> None:
+        """Hold `counts` (just stored) on this object, as if it had been read again."""
+        for key in COUNTER_KEYS:
+            setattr(self, counter_column(key), getattr(counts, key))
+
+    def review_facts(self) -> dict:
+        """What `with_review_policy` annotates, for one plan already loaded: one statement of
+        fixed SQL, since building the annotations' subqueries costs an entry's decision more
+        than running them (names are the models' own; the plan's id is bound)."""
+        from django.db import connection
+
+        quote = connection.ops.quote_name
+        plans, policies = quote(Plan._meta.db_table), quote(ReviewPolicy._meta.db_table)
+        columns = ("mode", "share_percent", "seed", "rules")
+        sql = (
+            f"SELECT EXISTS(SELECT 1 FROM {plans} WHERE {quote('review_of_id')} = %s), "  # noqa: S608
+            + ", ".join(f"policy.{quote(name)}" for name in columns)
+            + f" FROM (SELECT 1 AS one) AS one LEFT JOIN {policies} AS policy"
+            f" ON policy.{quote('queue')} = %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS])
+            row = cursor.fetchone()
+        facts = dict(
+            zip(("has_review_copies", *(f"policy_{name}" for name in columns)), row, strict=True)
+        )
+        facts["has_review_copies"] = bool(facts["has_review_copies"])
+        return facts
+
+    @cached_property
+    def document_text(self) -> str:
+        """The document's text, without loading its original bytes."""
+        if Plan.document.is_cached(self):
+            return self.document.text
+        return Document.objects.values_list("text", flat=True).get(pk=self.document_id)
+
+    @cached_property
+    def pages_joined(self) -> bool:
+        """The text is a PDF's pages joined by blank lines (`grounding.paragraphs` reads its
+        paragraphs accordingly)."""
+        if Plan.document.is_cached(self):
+            media_type = self.document.media_type
+        else:
+            media_type = Document.objects.values_list("media_type", flat=True).get(
+                pk=self.document_id
+            )
+        return media_type == Document.MediaType.PDF
+
+
+class PathCollisionQuerySet(models.QuerySet):
+    def refresh(self, paths: Iterable[str] | None = None) -> None:
+        """Record afresh which documents collide on `paths` (every path when None): the one
+        rule of what a collision is. Called in the transaction of whatever changes it: a plan
+        stored, an entry rejected or un-rejected or given another path, a document superseded
+        by a revision. Entries of more than one document using a path (rejected entries
+        aside) collide: exported side by side, one would overwrite the other. Only a
+        document's latest revision counts: its revisions share their paths by design."""
+        live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
+            plan__document__revisions__isnull=True
+        )
+        recorded = PathCollision.objects.all()
+        if paths is not None:
+            paths = sorted(set(paths))
+            if not paths:
+                return
+            live = live.filter(path__in=paths)
+            recorded = recorded.filter(path__in=paths)
+        shared = (
+            live.order_by()
+            .values("path")
+            .annotate(documents=Count("plan__document", distinct=True))
+            .filter(documents__gt=1)
+            .values("path")
+        )
+        pairs = (
+            live.filter(path__in=shared).order_by().values_list("path", "plan__document").distinct()
+        )
+        recorded.delete()
+        PathCollision.objects.bulk_create(
+            (PathCollision(path=path, document_id=document) for path, document in pairs.iterator()),
+            batch_size=2000,
+        )
+
+
+class PathCollision(models.Model):
+    """One document of a path that entries of several documents use, as recorded by
+    `PathCollision.objects.refresh` when entries change, so the plans list never groups every
+    entry to find them."""
+
+    path = models.CharField(max_length=500)
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="+")
+
+    objects = PathCollisionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["path", "document"]
+        constraints = [
+            models.UniqueConstraint(fields=["path", "document"], name="path_collision_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.path} in document {self.document_id}"
