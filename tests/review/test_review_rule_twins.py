@@ -2,14 +2,17 @@
 hand (`Plan.blind_to`, `Plan.visible_to`, `SecondOpinions.review_stage`), and once in SQL, for
 the log and the queues (`Plan.objects.blind_to`, `Decision.objects.blind_to`,
 `awaiting_second_q`, `in_curation_q`). These tests hold each pair to the same answer in every
-state."""
+state, and the views' `get_plan_for_user` to `Plan.decidable_by`."""
 
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 
 from review.actions.plan_reviews import open_review_copy
 from review.models import Case, Decision, Plan
+from review.views.plan_context import get_plan_for_user
 from tests.builders.cases_answers import make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review, hand_in_review
@@ -104,3 +107,22 @@ def test_a_cases_review_stage_and_its_filters_agree(first, second, verdict):
         Case.awaiting_second_q()
     ).exists()
     assert (case.review_stage == Case.IN_CURATION) == cases.filter(Case.in_curation_q()).exists()
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_the_plan_helper_lets_decide_exactly_whom_the_plans_rule_lets(django_user_model, rf, stage):
+    who = people(django_user_model)
+    plan = plan_at(stage, who["first_reviewer"], who["second_reviewer"])
+
+    for user in who.values():
+        request = rf.post("/")
+        request.user = user
+        for item in [plan, *Plan.objects.filter(review_of=plan)]:
+            item = Plan.objects.get(pk=item.pk)
+            try:
+                get_plan_for_user(request, item.pk, decide=True)
+            except (PermissionDenied, Http404):
+                allowed = False
+            else:
+                allowed = True
+            assert allowed == (item.visible_to(user) and item.decidable_by(user)), (stage, user)
