@@ -65,15 +65,6 @@ COPY_FIELDS = (
 )
 
 
-REVIEW_FACTS = (
-    "has_review_copies",
-    "policy_mode",
-    "policy_share_percent",
-    "policy_seed",
-    "policy_rules",
-)
-
-
 def open_review_copy(plan: Plan, *, actor) -> Plan:
     """The editor's own copy of `plan`, made the first time they ask; two editors at most."""
     if plan.is_superseded:
