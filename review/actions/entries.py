@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grounding.anchors import PLACED, Anchor, make_anchor
+from grounding.anchors import PLACED, make_anchor
 from grounding.paragraphs import (
     Boundary,
     is_paragraph_end,
@@ -17,7 +17,6 @@ from grounding.paragraphs import (
     nearest_paragraph_ends,
     nearest_paragraph_starts,
 )
-from grounding.placement import proposed_span_now
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import (
     ActionRefused,
@@ -76,36 +75,6 @@ class BoundaryOffer(ActionRefused):
 # --- what the actions ask ---------------------------------------------------------------------
 
 
-def proposed_span(entry: Entry, text: str | None = None) -> tuple[int, int] | None:
-    """Where the proposed entry lies in the stored text (`grounding.placement`'s rule); None
-    for an entry with no proposal. An accept keeps this span."""
-    proposed = entry.proposed or {}
-    if "span" not in proposed:
-        return None
-    span = tuple(proposed["span"])
-    if not proposed.get("anchor"):
-        return span
-    text = entry.plan.document_text if text is None else text
-    return proposed_span_now(text, span, Anchor.from_dict(proposed["anchor"]))
-
-
-def differs_from_proposal(
-    entry: Entry, *, title: str | None = None, path: str | None = None, span=None, text=None
-) -> bool:
-    """Whether the entry (or the given new values) differs from what was proposed: such an
-    entry is kept as an edit, never as an accept, or the export would drop the change."""
-    proposed = entry.proposed or {}
-    title = entry.title if title is None else title
-    path = entry.path if path is None else path
-    span = (entry.span_start, entry.span_end) if span is None else tuple(span)
-    if proposed.get("title", title) != title or proposed.get("path", path) != path:
-        return True
-    # The common case needs no text: the entry still has the span it was proposed with.
-    if "span" not in proposed or tuple(proposed["span"]) == span:
-        return False
-    return proposed_span(entry, text) != span
-
-
 def undo_target(entry: Entry) -> Decision | None:
     """The latest decision on `entry` that an undo would take back."""
     return last_undoable(entry, UNDO)
@@ -145,26 +114,10 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
 
 
 def state_refusal(entry: Entry, state: str) -> str | None:
-    """Why `entry` cannot be rejected or merged beside its neighbours as they are now (None
-    when it can): nothing may stay merged into a rejected entry, and a merge needs a kept entry
-    before it."""
-    if state == State.REJECTED:
-        following = _following(entry)
-        if following is not None and following.state == State.MERGED:
-            return (
-                f"“{following.title}” is merged into this entry; "
-                "undo that merge before rejecting it."
-            )
-    if state == State.MERGED:
-        previous = _previous(entry)
-        if previous is None:
-            return "The first entry has no entry before it to merge into."
-        if previous.state == State.REJECTED:
-            return (
-                f"The entry before this one (“{previous.title}”) is rejected; "
-                "a merge needs a kept entry to join."
-            )
-    return None
+    """`Entry.refusal_for`, reading only the neighbour that `state` is refused beside."""
+    previous = _previous(entry) if state == State.MERGED else None
+    following = _following(entry) if state == State.REJECTED else None
+    return entry.refusal_for(state, previous, following)
 
 
 # --- the actions ------------------------------------------------------------------------------
@@ -174,7 +127,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
     ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
-    state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
+    state = State.EDITED if entry.differs_from_proposal() else State.ACCEPTED
     if entry.state == state:
         raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
     return _set_state(
@@ -370,7 +323,7 @@ def edit_entry(
         if refusal:
             raise EditRefused({"state": [refusal]})
     elif state is None or state in Entry.KEPT_STATES:
-        edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
+        edited = entry.differs_from_proposal(title=title, path=path, span=(start, end), text=text)
         state = State.EDITED if edited else State.ACCEPTED
     else:
         raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})

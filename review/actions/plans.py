@@ -142,7 +142,7 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         if blockers.problems():
             raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
         # Double review: only from entries two reviewers (or a curator) settled.
-        double = plan_reviews.is_double_reviewed(current)
+        double = current.is_double_reviewed()
         reviews = plan_reviews.entry_reviews(current) if double else None
         try:
             payload = adjudicated_payload(current, entries, reviews)

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from review.models.decided import Decided, SecondOpinions
+from review.permissions import can_decide_answers
 
 SEARCH_CONFIG = "english"
 
@@ -80,6 +81,9 @@ class Answer(SecondOpinions, Decided):
 
     def __str__(self) -> str:
         return self.answer_id
+
+    def is_decider(self, user) -> bool:
+        return can_decide_answers(user)
 
     @property
     def outcome(self) -> str:

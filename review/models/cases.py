@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from review.models.decided import Decided, SecondOpinions
+from review.permissions import can_decide_cases
 
 
 class Case(SecondOpinions, Decided):
@@ -70,6 +71,9 @@ class Case(SecondOpinions, Decided):
 
     def __str__(self) -> str:
         return self.case_id
+
+    def is_decider(self, user) -> bool:
+        return can_decide_cases(user)
 
     @property
     def outcome(self) -> str:

@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from review.permissions import can_curate
+
 
 class Decided(models.Model):
     """What a person decides on: who decided last, when, their note, and the optimistic
@@ -58,6 +60,21 @@ class SecondOpinions(models.Model):
         if self.first_opinion == self.second_opinion:
             return self.AGREED
         return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
+
+    def visible_to(self, user) -> bool:
+        """Every signed-in person reads a case or an answer (signing in is checked before any
+        page or route runs)."""
+        return True
+
+    def decidable_by(self, user, *, undoing: bool = False) -> bool:
+        """The queue's deciders (`is_decider`) decide; a curator too while the two opinions
+        disagree, and, to take a step back, at any stage of a double review
+        (`actions.reviews.undo_opinion` says whose step)."""
+        stage = self.review_stage
+        curating = can_curate(user) and (
+            stage != self.SINGLE if undoing else stage == self.IN_CURATION
+        )
+        return self.is_decider(user) or curating
 
     def hides_first_opinion_from(self, user) -> bool:
         """Blind review: until the second opinion is in, only its author sees the first."""

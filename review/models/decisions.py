@@ -6,7 +6,7 @@ import re
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -28,12 +28,10 @@ class DecisionQuerySet(models.QuerySet):
     def blind_to(self, reader) -> DecisionQuerySet:
         """Each row annotated `withheld`: whether it belongs to a double review that `reader`
         may not see yet, by the pages' rules (`SecondOpinions.hides_first_opinion_from`,
-        `views.plan_reviews.may_see_copy`). Withheld: the rows on a case or answer whose second
+        `Plan.blind_to`). Withheld: the rows on a case or answer whose second
         opinion is awaited, except the reader's own; the rows on a review copy and its entries
         while its plan is open, except to its reviewer, and to curators once both copies are
         in. `reader` None (a command, read by no one in particular) sees none of them."""
-        from review.permissions import can_curate
-
         as_key = Cast("pk", output_field=models.CharField())
         withheld = Q(pk__in=[])
         for model in (Case, Answer):
@@ -41,13 +39,7 @@ class DecisionQuerySet(models.QuerySet):
             withheld |= Q(object_type=model._meta.model_name, object_id__in=pending.values("key"))
         if reader is not None:
             withheld &= ~Q(actor=reader)
-        copies = Plan.objects.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
-        if reader is not None:
-            copies = copies.exclude(reviewer=reader)
-            if can_curate(reader):
-                submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
-                both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
-                copies = copies.exclude(review_of__in=both_in)
+        copies = Plan.objects.blind_to(reader)
         copy_entries = Entry.objects.filter(plan__in=copies.values("pk")).annotate(key=as_key)
         withheld |= Q(object_type="plan", object_id__in=copies.annotate(key=as_key).values("key"))
         withheld |= Q(object_type="entry", object_id__in=copy_entries.values("key"))

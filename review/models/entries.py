@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Count, Max, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 
+from grounding.anchors import Anchor
+from grounding.placement import proposed_span_now
 from grounding.segmentation import shown_number
 from review.models.decided import Decided
 
@@ -162,6 +164,56 @@ class Entry(Decided):
     def is_live(self) -> bool:
         """Counts towards path collisions (`PathCollision`): a rejected entry leaves its plan."""
         return self.state != self.State.REJECTED
+
+    def proposed_span(self, text: str | None = None) -> tuple[int, int] | None:
+        """Where the proposed entry lies in the stored text (`grounding.placement`'s rule); None
+        for an entry with no proposal. An accept keeps this span."""
+        proposed = self.proposed or {}
+        if "span" not in proposed:
+            return None
+        span = tuple(proposed["span"])
+        if not proposed.get("anchor"):
+            return span
+        text = self.plan.document_text if text is None else text
+        return proposed_span_now(text, span, Anchor.from_dict(proposed["anchor"]))
+
+    def differs_from_proposal(
+        self, *, title: str | None = None, path: str | None = None, span=None, text=None
+    ) -> bool:
+        """Whether the entry (or the given new values) differs from what was proposed: such an
+        entry is kept as an edit, never as an accept, or the export would drop the change."""
+        proposed = self.proposed or {}
+        title = self.title if title is None else title
+        path = self.path if path is None else path
+        span = (self.span_start, self.span_end) if span is None else tuple(span)
+        if proposed.get("title", title) != title or proposed.get("path", path) != path:
+            return True
+        # The common case needs no text: the entry still has the span it was proposed with.
+        if "span" not in proposed or tuple(proposed["span"]) == span:
+            return False
+        return self.proposed_span(text) != span
+
+    def refusal_for(
+        self, state: str, previous: Entry | None, following: Entry | None
+    ) -> str | None:
+        """Why this entry cannot be rejected or merged beside its neighbours as they are (None
+        when it can): nothing may stay merged into a rejected entry, and a merge needs a kept
+        entry before it."""
+        rejected_under_a_merge = following is not None and following.state == self.State.MERGED
+        if state == self.State.REJECTED and rejected_under_a_merge:
+            return (
+                f"“{following.title}” is merged into this entry; "
+                "undo that merge before rejecting it."
+            )
+        if state == self.State.MERGED:
+            if previous is None:
+                return "The first entry has no entry before it to merge into."
+            if previous.state == self.State.REJECTED:
+                return (
+                    f"The entry before this one (“{previous.title}”) is rejected; "
+                    "a merge needs a kept entry to join."
+                )
+        return None
 
     @classmethod
     def unsettled_anchor_q(cls, prefix: str = "") -> Q:

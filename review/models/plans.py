@@ -3,6 +3,7 @@ adjudication's way; the paths entries of several documents share."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -11,9 +12,11 @@ from django.db import models
 from django.db.models import Count, F, Q
 from django.utils.functional import cached_property
 
+from grounding.review_policy import drawn_for_second_opinion
 from review.models.documents import Document
 from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
 from review.models.policies import ReviewPolicy
+from review.permissions import can_curate, can_decide_plans
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,20 @@ class PlanQuerySet(models.QuerySet):
         """The plans still standing for their document: what the plans list shows unless
         asked for superseded ones."""
         return self.exclude(status=Plan.Status.SUPERSEDED)
+
+    def blind_to(self, reader) -> PlanQuerySet:
+        """The review copies whose log rows `reader` may not read yet: the twin of
+        `Plan.blind_to` (a test holds the two to the same answer), read by
+        `Decision.objects.blind_to`. `reader` None (a command) reads none of them."""
+        copies = self.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
+        if reader is None:
+            return copies
+        copies = copies.exclude(reviewer=reader)
+        if can_curate(reader):
+            submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
+            both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
+            copies = copies.exclude(review_of__in=both_in)
+        return copies
 
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
@@ -244,6 +261,72 @@ class Plan(models.Model):
     @property
     def is_superseded(self) -> bool:
         return self.status == self.Status.SUPERSEDED
+
+    # --- who may see and decide it, under double review -------------------------------------
+
+    def is_double_reviewed(self, entries=None) -> bool:
+        """Whether two editors review this plan: once a copy exists, always; otherwise as its
+        queue's policy says (a drawn share of plans, or any entry of a listed rule). Read from
+        the annotations of `Plan.objects.with_review_policy()` when the plan came that way (the
+        plan page counts its queries), else in one query (`review_facts`); `entries`, when
+        loaded already, spares reading the rules."""
+        if self.is_review_copy:
+            return False
+        facts = self.__dict__ if "policy_mode" in self.__dict__ else self.review_facts()
+        if facts.get("has_review_copies"):
+            return True
+        if facts.get("policy_mode") != ReviewPolicy.Mode.DOUBLE or not self.is_open:
+            return False
+        listed = facts["policy_rules"] or []
+        if isinstance(listed, str):  # a JSON column read through a subquery may come back as text
+            listed = json.loads(listed)
+        if listed:
+            entries = self.entries.only("rules") if entries is None else entries
+            if any(rule in listed for entry in entries for rule in entry.rules or []):
+                return True
+        return drawn_for_second_opinion(
+            f"plan-{self.pk}",
+            seed=facts["policy_seed"] or "",
+            percent=facts["policy_share_percent"] or 0,
+        )
+
+    @property
+    def in_curation(self) -> bool:
+        """Both copies are in and the plan is still open: a curator settles it."""
+        return self.is_open and not self.is_review_copy and self.both_reviews_in
+
+    @property
+    def both_reviews_in(self) -> bool:
+        """Both editors handed in their copy of this plan (one query)."""
+        return self.review_copies.filter(status=Plan.Status.ADJUDICATED).count() == 2
+
+    def visible_to(self, user) -> bool:
+        """Every reader sees a plan; a review copy only its reviewer, and curators and staff
+        once both copies are in (each editor sees only their own review)."""
+        if not self.is_review_copy or self.reviewer_id == user.pk:
+            return True
+        return can_curate(user) and self.review_of.both_reviews_in
+
+    def blind_to(self, reader) -> bool:
+        """Whether `reader` may not read this plan's rows of the decision log yet: a review
+        copy they may not see, while its plan is open (`Plan.objects.blind_to` is the twin)."""
+        if not self.is_review_copy or self.review_of.status != Plan.Status.OPEN:
+            return False
+        return reader is None or not self.visible_to(reader)
+
+    def decide_refusal(self, user) -> str:
+        """Why `user` may not decide this plan or its entries ("" when they may): editors
+        decide plans; a review copy only its reviewer; a double-reviewed plan only in copies."""
+        if not can_decide_plans(user):
+            return "Only editors decide plans."
+        if self.is_review_copy and self.reviewer_id != user.pk:
+            return "Only its reviewer decides a review copy."
+        if self.is_double_reviewed():
+            return "This plan is double-reviewed: decide it in your own copy."
+        return ""
+
+    def decidable_by(self, user) -> bool:
+        return not self.decide_refusal(user)
 
     def current_plan(self) -> tuple[Document, Plan | None]:
         """What stands for this plan now: its document's latest revision, and the latest plan

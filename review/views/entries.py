@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,32 +25,20 @@ from review.actions.entries import (
     neighbours,
     undo_target,
 )
-from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
 from review.models import COUNTER_KEYS, Decision, Entry, counter_column
-from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
-from review.views.plan import PLAN_TEMPLATE, entry_url, get_plan_for_user, plan_page, row_context
+from review.views.plan import plan_page
+from review.views.plan_context import (
+    PLAN_TEMPLATE,
+    entry_url,
+    get_entry_for_user,
+    get_plan_for_user,
+    row_context,
+)
 from review.views.presenters import EntryRow, Region, region
-
-
-def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
-    """An entry of plan `pk` that the user may decide (403 otherwise, 404 if not there)."""
-    if not can_decide_plans(request.user):
-        raise PermissionDenied("Only editors decide plan entries.")
-    # Not the document: a decision that moves no boundary never reads its text.
-    entries = Entry.objects.select_related("plan").defer(
-        "plan__original_payload", "plan__adjudicated_payload"
-    )
-    entry = get_object_or_404(entries, pk=entry_pk, plan_id=pk)
-    # Double review: a copy is decided by its reviewer alone, the plan itself only in copies.
-    if entry.plan.is_review_copy and entry.plan.reviewer_id != request.user.pk:
-        raise Http404("No such entry.")
-    if is_double_reviewed(entry.plan):
-        raise PermissionDenied("This plan is double-reviewed: decide it in your own copy.")
-    return entry
 
 
 @require_POST
@@ -59,7 +46,7 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
     act = ENTRY_ACTIONS.get(action)
     if act is None:
         raise Http404(f"No entry action {action!r}.")
-    entry = _get_entry_for_user(request, pk, entry_pk)
+    entry = get_entry_for_user(request, pk, entry_pk)
     note = request.POST.get("note", "").strip()
     return respond_to_decision(
         request,
@@ -95,7 +82,7 @@ def entry_row(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    entry = _get_entry_for_user(request, pk, entry_pk)
+    entry = get_entry_for_user(request, pk, entry_pk)
     text_length = len(entry.plan.document_text)
     if request.method == "GET":
         return _edit_form(request, entry, EntryEditForm(entry, text_length))

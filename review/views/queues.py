@@ -23,7 +23,7 @@ from review.decisions import ActionRefused
 from review.models import Lease, ReviewerSettings
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence, undo_offer
-from review.views.plan import get_plan_for_user
+from review.views.plan_context import get_plan_for_user
 
 Queue = Lease.Queue
 
