@@ -132,7 +132,16 @@ def _following(entry: Entry) -> Entry | None:
 # --- keeping the plan open --------------------------------------------------------------------
 
 
-def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
+def _set_state(
+    entry: Entry,
+    state: str,
+    *,
+    action: str,
+    actor,
+    expected_version: int,
+    note: str,
+    batch: str = "",
+):
     return record_decision(
         entry,
         "state",
@@ -141,6 +150,7 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 
@@ -170,7 +180,11 @@ def state_refusal(entry: Entry, state: str) -> str | None:
 # --- the actions ------------------------------------------------------------------------------
 
 
-def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+def accept_entry(
+    entry: Entry, *, actor, expected_version: int, note: str = "", batch: str = ""
+) -> Decision:
+    """Accept `entry` as proposed (an edit when it differs from the proposal); `batch` names
+    the accept-all it is one of."""
     ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
@@ -184,6 +198,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 

@@ -32,7 +32,7 @@ from grounding.review_policy import drawn_for_second_opinion
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import entries_stored
-from review.decisions import ActionRefused, decide, decided_by, record, undoable
+from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
 from review.models import Decision, Entry, Plan, ReviewPolicy
 from review.permissions import can_curate, can_decide_plans
 
@@ -134,13 +134,7 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             for entry in plan.entries.order_by("position")
         )
         entries_stored(copy, {entry.path for entry in entries})
-        record(
-            actor=actor,
-            action="plan.review_copy",
-            obj=copy,
-            before={},
-            after={"review_of": plan.pk},
-        )
+        record_made(copy, actor=actor, action="plan.review_copy", after={"review_of": plan.pk})
     return copy
 
 

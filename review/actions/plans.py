@@ -63,14 +63,17 @@ def accept_rule(
             "without looking at each."
         )
     decisions = []
-    # The one note of the whole batch: what its undo looks for in the log.
-    note = Decision.RULE_BATCH_NOTE.format(rule=rule, batch=uuid.uuid4().hex[:10])
+    # One batch for the whole accept-all: what its undo looks for in the log.
+    note, batch = Decision.RULE_BATCH_NOTE.format(rule=rule), uuid.uuid4().hex[:10]
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):
             if entry.pk in versions:
                 entry.plan = plan
+                version = versions[entry.pk]
                 decisions.append(
-                    accept_entry(entry, actor=actor, expected_version=versions[entry.pk], note=note)
+                    accept_entry(
+                        entry, actor=actor, expected_version=version, note=note, batch=batch
+                    )
                 )
     if not decisions:
         raise ActionRefused(f"No proposed entry of {rule} is left to accept.")
@@ -90,9 +93,7 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
         raise ActionRefused("That is not an accept-all batch.")
     ensure_open(plan)
     accepts = list(
-        undoable(decisions_on_plan(plan), UNDO).filter(
-            action="entry.accept", note__endswith=f"(batch {batch})"
-        )
+        undoable(decisions_on_plan(plan), UNDO).filter(action="entry.accept", batch=batch)
     )
     if not accepts:
         raise ActionRefused("Nothing of that accept-all is left to undo.")
@@ -159,11 +160,11 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
                 "adjudicated_by": actor,
                 "adjudicated_at": timezone.now(),
             },
-        )
-        # The payload belongs to the same decision (same transaction); the log's before
-        # and after keep to the status, the payload itself is what export_plan serves.
-        Plan.objects.filter(pk=plan.pk).update(
-            adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+            # The log's before and after keep to the status; the payload is what
+            # export_plan serves.
+            unlogged={
+                "adjudicated_payload": json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+            },
         )
     plan.refresh_from_db()
     if plan.is_review_copy:

@@ -133,10 +133,10 @@ def test_undoing_an_accept_all_puts_the_counters_back(editor) -> None:
     entry = entries_of(plan)[0]
     entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version, note="x")
     proposed = stored(plan).proposed
-    batch_note = "accepted with all of rule:heading (batch 0123456789)"
+    batch_note = "accepted with all of rule:heading"
     second = entries_of(plan)[1]
     entry_actions.accept_entry(
-        second, actor=editor, expected_version=second.version, note=batch_note
+        second, actor=editor, expected_version=second.version, note=batch_note, batch="0123456789"
     )
     undo_accept_rule(plan, "0123456789", actor=editor)
     assert stored(plan) == recounted(plan)
