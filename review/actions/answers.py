@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import give_opinion, undo_opinion
+from review.actions.reviews import do_give_opinion, is_one_of_two_opinions, undo_opinion
 from review.decisions import ActionRefused, ensure_seen, record_decision
 from review.models import Answer, Decision
 
@@ -42,16 +42,15 @@ def decide_answer(
     if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
     # Under double review the decision is one opinion of two (or the curator's).
-    opinion = give_opinion(
-        answer,
-        action.state,
-        prefix="answer",
-        actor=actor,
-        expected_version=expected_version,
-        note=note.strip(),
-    )
-    if opinion is not None:
-        return opinion
+    if is_one_of_two_opinions(answer, action.state):
+        return do_give_opinion(
+            answer,
+            action.state,
+            prefix="answer",
+            actor=actor,
+            expected_version=expected_version,
+            note=note.strip(),
+        )
     return record_decision(
         answer,
         "state",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import give_opinion, undo_opinion
+from review.actions.reviews import do_give_opinion, is_one_of_two_opinions, undo_opinion
 from review.decisions import (
     ActionRefused,
     ensure_seen,
@@ -48,16 +48,15 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
     # Under double review the verdict is one opinion of two (or the curator's).
-    opinion = give_opinion(
-        case,
-        action.verdict,
-        prefix="case",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
-    )
-    if opinion is not None:
-        return opinion
+    if is_one_of_two_opinions(case, action.verdict):
+        return do_give_opinion(
+            case,
+            action.verdict,
+            prefix="case",
+            actor=actor,
+            expected_version=expected_version,
+            note=note,
+        )
     return record_decision(
         case,
         "verdict",

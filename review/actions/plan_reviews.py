@@ -30,6 +30,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from grounding.review_policy import drawn_for_second_opinion
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
+from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import entries_stored
 from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
@@ -363,11 +364,28 @@ def _settle(entry: Entry, source: Entry, *, actor, action: str, note: str, expec
     )
 
 
+def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+    """Freeze `plan` (`actions.plans.do_adjudicate_plan`), whoever reviews it: a
+    double-reviewed plan only from entries two reviewers (or a curator) settled, its payload
+    naming them; and an editor's review copy, once handed in, settles with the other editor's
+    the entries they agree on. Every door adjudicates through this."""
+    do_adjudicate_plan(
+        plan, actor=actor, expected_version=expected_version, reviews_of=_reviews_if_double
+    )
+    plan.refresh_from_db()
+    if plan.is_review_copy:
+        # One editor's review is in; with the other's, their agreements settle the plan.
+        settle_agreements(plan.review_of, actor=actor)
+    return plan
+
+
+def _reviews_if_double(plan: Plan) -> dict | None:
+    return entry_reviews(plan) if is_double_reviewed(plan) else None
+
+
 def _adjudicate_when_settled(plan: Plan, *, actor) -> None:
     """The plan is adjudicated once every entry is settled; a plan the entries cannot make
     (a merge into a rejected entry, say) stays open, and its page says why."""
-    from review.actions.plans import adjudicate_plan
-
     plan.refresh_from_db()
     if not plan.is_open or plan.entries.filter(state=Entry.State.PROPOSED).exists():
         return

@@ -1,17 +1,17 @@
 """What an editor does to a plan as a whole: accept every proposed entry of one rule, and
-adjudicate (freeze) the plan once every entry is decided; and what storing a newer revision
-does to the plans of the one before (supersede them)."""
+freeze the plan once every entry is decided (`do_adjudicate_plan`; what double review adds
+to it, `actions.plan_reviews.adjudicate_plan` says)."""
 
 from __future__ import annotations
 
 import json
 import re
 import uuid
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
 
-from review.actions import plan_reviews
 from review.actions.entries import UNDO, accept_entry, undo_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
@@ -117,10 +117,18 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
     return undone
 
 
-def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+def do_adjudicate_plan(
+    plan: Plan,
+    *,
+    actor,
+    expected_version: int,
+    reviews_of: Callable[[Plan], dict | None] = lambda plan: None,
+) -> None:
     """Freeze `plan`: status adjudicated, the adjudicated payload stored, "plan.adjudicate"
     logged. Refuses (PlanNotAdjudicable) while anything blocks it (`Plan.blockers`);
-    StaleVersion when the plan moved on."""
+    StaleVersion when the plan moved on. `reviews_of(plan)`, asked with the plan's rows
+    locked, names each entry's reviewers for the payload (None: one editor decided it).
+    Takes the plan's row lock, then its entries'; the caller does no more than that."""
     with transaction.atomic():
         # Hold the rows still while the payload is made from them: the plan first, as every
         # decision on an entry does (its counters), so that the two never wait on each other.
@@ -142,11 +150,8 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
         blockers = current.blockers(entries)
         if blockers.problems():
             raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
-        # Double review: only from entries two reviewers (or a curator) settled.
-        double = plan_reviews.is_double_reviewed(current)
-        reviews = plan_reviews.entry_reviews(current) if double else None
         try:
-            payload = adjudicated_payload(current, entries, reviews)
+            payload = adjudicated_payload(current, entries, reviews_of(current))
         except PlanNotAdjudicable as refused:
             # grounding's reason, with the counts for the plan's page beside it.
             raise PlanNotAdjudicable(refused.problems, blockers=blockers or None) from refused
@@ -166,8 +171,3 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
                 "adjudicated_payload": json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
             },
         )
-    plan.refresh_from_db()
-    if plan.is_review_copy:
-        # One editor's review is in; with the other's, their agreements settle the plan.
-        plan_reviews.settle_agreements(plan.review_of, actor=actor)
-    return plan

@@ -127,7 +127,7 @@ def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
 def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
     """Before anyone decides `item`: whether its policy will ask a second reviewer whatever
     the first opinion is, and the one first opinion that would be checked anyway (the
-    overturn, when the policy checks overturns; "" if none). What `give_opinion` will do,
+    overturn, when the policy checks overturns; "" if none). What `do_give_opinion` will do,
     said before the verdict rather than after it."""
     policy = policy_for(queue_of(item))
     if not policy.is_double or item.outcome != item.UNDECIDED:
@@ -138,7 +138,19 @@ def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
 # --- opinions ------------------------------------------------------------------------------
 
 
-def give_opinion(
+def is_one_of_two_opinions(item: SecondOpinions, opinion: str) -> bool:
+    """Whether deciding `opinion` on `item` now is an opinion of a double review (first,
+    second, or the curator's: `do_give_opinion`) rather than one person's decision, as it
+    always was. Writes nothing."""
+    if item.review_stage != item.SINGLE:
+        return True
+    # Changing a decision made before the policy asked for two stays one person's change.
+    return item.outcome == item.UNDECIDED and asks_for_two(
+        policy_for(queue_of(item)), item, opinion
+    )
+
+
+def do_give_opinion(
     item: SecondOpinions,
     opinion: str,
     *,
@@ -146,17 +158,11 @@ def give_opinion(
     actor,
     expected_version: int,
     note: str,
-) -> Decision | None:
-    """Record `opinion` as the first or second opinion, or as the curator's decision, when
-    the item is under double review; None when it is not, and the caller decides as one
-    person always did. `prefix` names the log's actions ("case" gives "case.first_opinion")."""
+) -> Decision:
+    """Record `opinion` as the first or second opinion, or as the curator's decision, of an
+    item under double review (`is_one_of_two_opinions` said so). `prefix` names the log's
+    actions ("case" gives "case.first_opinion")."""
     stage = item.review_stage
-    if stage == item.SINGLE and (
-        # Changing a decision made before the policy asked for two stays one person's change.
-        item.outcome != item.UNDECIDED
-        or not asks_for_two(policy_for(queue_of(item)), item, opinion)
-    ):
-        return None
     changes: dict
     if stage == item.SINGLE:
         action = "first_opinion"

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from review import decisions
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry
-from review.actions.plans import accept_rule, adjudicate_plan, rule_candidates
+from review.actions.plan_reviews import adjudicate_plan
+from review.actions.plans import accept_rule, rule_candidates
 from review.models import Case, Decision, Plan
 from tests.builders.cases_answers import make_case
 from tests.builders.plan_views import entries_of, make_plan

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from review.actions import entries as entry_actions
-from review.actions.plans import adjudicate_plan, undo_accept_rule
+from review.actions.plan_reviews import adjudicate_plan
+from review.actions.plans import undo_accept_rule
 from review.actions.revisions import add_revision
 from review.adapters.plans import path_collisions
 from review.decisions import ActionRefused, StaleVersion

@@ -15,8 +15,7 @@ from pathlib import Path
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import EditRequest, accept_entry, edit_entry, merge_entry, reject_entry
-from review.actions.plan_reviews import differing_entries, open_review_copy
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, differing_entries, open_review_copy
 from review.actions.reviews import policy_for, set_policy
 from review.adapters.plans import propose_document
 from review.decisions import ActionRefused
