@@ -86,10 +86,7 @@ def decide(
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
         before = snapshot(seen, changes)
         was = copy.copy(seen)
-        will_be = copy.copy(seen)
-        for name, value in changes.items():
-            setattr(will_be, name, value)
-        seen.before_decision(will_be)
+        seen.before_decision(_as_changed(seen, changes))
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
             version=F("version") + 1, **changes, **(unlogged or {})
         )
@@ -110,6 +107,14 @@ def decide(
             undoes=undoes,
             batch=batch,
         )
+
+
+def _as_changed(obj: Model, changes: dict) -> Model:
+    """A copy of `obj` with `changes` applied: the row as the decision will leave it."""
+    changed = copy.copy(obj)
+    for name, value in changes.items():
+        setattr(changed, name, value)
+    return changed
 
 
 def decided_by(actor, note: str) -> dict:

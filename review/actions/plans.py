@@ -117,6 +117,27 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
     return undone
 
 
+def check_adjudicable(plan: Plan, entries: list[Entry], expected_version: int):
+    """The plan's `Blockers` when nothing stands in the way of adjudicating it as the person
+    saw it; otherwise refuses (PlanNotAdjudicable, or StaleVersion when someone else
+    adjudicated it since). Writes nothing."""
+    # Superseded, whatever version the page showed: the answer is the plan to go to.
+    if plan.is_superseded:
+        raise PlanNotAdjudicable(plan.superseded_reason())
+    # Adjudicated by someone else since the page was drawn: their decision, a conflict.
+    ensure_seen(plan, expected_version)
+    if not plan.is_open:
+        raise PlanNotAdjudicable(
+            f"plan {plan.pk} is already adjudicated (by {plan.adjudicated_by} at "
+            f"{plan.adjudicated_at:%Y-%m-%d %H:%M})",
+            blockers=plan.blockers(entries),
+        )
+    blockers = plan.blockers(entries)
+    if blockers.problems():
+        raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
+    return blockers
+
+
 def do_adjudicate_plan(
     plan: Plan,
     *,
@@ -136,20 +157,7 @@ def do_adjudicate_plan(
             Plan.objects.select_for_update(of=("self",)).select_related("document").get(pk=plan.pk)
         )
         entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
-        # Superseded, whatever version the page showed: the answer is the plan to go to.
-        if current.is_superseded:
-            raise PlanNotAdjudicable(current.superseded_reason())
-        # Adjudicated by someone else since the page was drawn: their decision, a conflict.
-        ensure_seen(current, expected_version)
-        if not current.is_open:
-            raise PlanNotAdjudicable(
-                f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "
-                f"{current.adjudicated_at:%Y-%m-%d %H:%M})",
-                blockers=current.blockers(entries),
-            )
-        blockers = current.blockers(entries)
-        if blockers.problems():
-            raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
+        blockers = check_adjudicable(current, entries, expected_version)
         try:
             payload = adjudicated_payload(current, entries, reviews_of(current))
         except PlanNotAdjudicable as refused:

@@ -67,6 +67,29 @@ def set_policy(
     """Change a queue's review policy, logged as "policy.set". Only staff."""
     if not actor.is_staff:
         raise ActionRefused("Only staff set review policies.")
+    check_policy(queue, mode, share_percent, seed, reasons, rules)
+    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
+    return decide(
+        policy,
+        expected_version=expected_version,
+        actor=actor,
+        action="policy.set",
+        changes={
+            "mode": mode,
+            "share_percent": share_percent,
+            "seed": seed[:MAX_SEED_CHARS],
+            "reasons": sorted(set(reasons)),
+            "rules": sorted(set(rules)),
+            "on_overturn": on_overturn,
+            **decided_by(actor, note.strip()),
+        },
+        note=note.strip(),
+    )
+
+
+def check_policy(queue: str, mode: str, share_percent: int, seed: str, reasons, rules) -> None:
+    """Refuse (ActionRefused) a policy that could not work as set: an unknown queue or mode,
+    a share or seed the draw refuses, or a condition nobody can meet. Writes nothing."""
     if queue not in Queue.values:
         raise ActionRefused(
             f"There is no queue {queue!r}; the queues are {', '.join(Queue.values)}."
@@ -92,23 +115,6 @@ def set_policy(
                 # "" is a rationale the validator passed: named in words, not as an empty code.
                 + (", and '' for a rationale that passed." if "" in known else ".")
             )
-    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
-    return decide(
-        policy,
-        expected_version=expected_version,
-        actor=actor,
-        action="policy.set",
-        changes={
-            "mode": mode,
-            "share_percent": share_percent,
-            "seed": seed[:MAX_SEED_CHARS],
-            "reasons": sorted(set(reasons)),
-            "rules": sorted(set(rules)),
-            "on_overturn": on_overturn,
-            **decided_by(actor, note.strip()),
-        },
-        note=note.strip(),
-    )
 
 
 def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
