@@ -86,7 +86,7 @@ def decide(
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
         before = snapshot(seen, changes)
         was = copy.copy(seen)
-        seen.before_decision(_as_changed(seen, changes))
+        seen.on_decision(_as_changed(seen, changes))
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
             version=F("version") + 1, **changes, **(unlogged or {})
         )

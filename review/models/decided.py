@@ -13,7 +13,7 @@ class DecisionHooks:
     decision's transaction; nothing, unless its model says otherwise (an entry moves its
     plan's counters and path collisions)."""
 
-    def before_decision(self, will_be) -> None:
+    def on_decision(self, will_be) -> None:
         """Before this row's UPDATE, with the row as it will be; may refuse by raising."""
 
     def after_decision(self, was) -> None:

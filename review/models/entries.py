@@ -160,7 +160,7 @@ class Entry(Decided):
         tally["need_you"] = int(self.needs_a_person)
         return tally
 
-    def before_decision(self, will_be: Entry) -> None:
+    def on_decision(self, will_be: Entry) -> None:
         """The plan's stored counters move by the difference, before the entry's own UPDATE.
         The counters' UPDATE is one statement that also re-checks, on the plan's locked row as
         committed, that the plan is still open (adjudication locks the plan before its

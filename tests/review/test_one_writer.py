@@ -29,7 +29,7 @@ def test_decide_asks_the_row_it_decides_what_else_its_change_does(monkeypatch, m
     case = make_case("c-1")
     seen = []
     monkeypatch.setattr(
-        Case, "before_decision", lambda self, will_be: seen.append(("before", will_be.verdict))
+        Case, "on_decision", lambda self, will_be: seen.append(("before", will_be.verdict))
     )
     monkeypatch.setattr(
         Case, "after_decision", lambda self, was: seen.append(("after", was.verdict))
@@ -44,7 +44,7 @@ def test_a_hook_that_refuses_leaves_the_row_and_the_log_as_they_were(monkeypatch
     def refuse(self, will_be):
         raise decisions.ActionRefused("not now")
 
-    monkeypatch.setattr(Case, "before_decision", refuse)
+    monkeypatch.setattr(Case, "on_decision", refuse)
     with pytest.raises(decisions.ActionRefused):
         decide_case(case, "uphold", actor=moderator, expected_version=case.version, note="")
     assert Case.objects.get(pk=case.pk).verdict == Case.Verdict.PROPOSED
