@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import do_give_opinion, is_one_of_two_opinions, undo_opinion
-from review.decisions import ActionRefused, ensure_seen, record_decision
+from review.actions.reviews import decide_outcome, undo_opinion
+from review.decisions import ActionRefused, ensure_seen
 from review.models import Answer, Decision
 
 
@@ -41,19 +41,8 @@ def decide_answer(
     ensure_seen(answer, expected_version)
     if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
-    # Under double review the decision is one opinion of two (or the curator's).
-    if is_one_of_two_opinions(answer, action.state):
-        return do_give_opinion(
-            answer,
-            action.state,
-            prefix="answer",
-            actor=actor,
-            expected_version=expected_version,
-            note=note.strip(),
-        )
-    return record_decision(
+    return decide_outcome(
         answer,
-        "state",
         action.state,
         action=f"answer.{name}",
         actor=actor,

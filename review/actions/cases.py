@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import do_give_opinion, is_one_of_two_opinions, undo_opinion
+from review.actions.reviews import decide_outcome, undo_opinion
 from review.decisions import (
     ActionRefused,
     ensure_seen,
-    record_decision,
 )
 from review.models import Case, Decision
 
@@ -47,19 +46,8 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     ensure_seen(case, expected_version)
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
-    # Under double review the verdict is one opinion of two (or the curator's).
-    if is_one_of_two_opinions(case, action.verdict):
-        return do_give_opinion(
-            case,
-            action.verdict,
-            prefix="case",
-            actor=actor,
-            expected_version=expected_version,
-            note=note,
-        )
-    return record_decision(
+    return decide_outcome(
         case,
-        "verdict",
         action.verdict,
         action=f"case.{name}",
         actor=actor,

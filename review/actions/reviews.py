@@ -14,7 +14,15 @@ from django.db.models import Model, Q, QuerySet
 from grounding.evidence import REASON_DESCRIPTIONS
 from grounding.propose import RULE_DESCRIPTIONS
 from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
-from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
+from review.decisions import (
+    ActionRefused,
+    decide,
+    decided_by,
+    last_undoable,
+    object_type_of,
+    record_decision,
+    undo_latest,
+)
 from review.models import Answer, Case, Decision, Entry, ReviewPolicy, SecondOpinions
 from review.permissions import can_curate
 
@@ -142,6 +150,32 @@ def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
 
 
 # --- opinions ------------------------------------------------------------------------------
+
+
+def decide_outcome(
+    item: SecondOpinions, value: str, *, action: str, actor, expected_version: int, note: str
+) -> Decision:
+    """Decide `item`'s outcome (a case's verdict, an answer's state) as `value`: under double
+    review as one opinion of two, or the curator's (`do_give_opinion`, its log's actions named
+    for the item: "case.first_opinion"); otherwise as one person's decision, logged `action`."""
+    if is_one_of_two_opinions(item, value):
+        return do_give_opinion(
+            item,
+            value,
+            prefix=object_type_of(item),
+            actor=actor,
+            expected_version=expected_version,
+            note=note,
+        )
+    return record_decision(
+        item,
+        item.OUTCOME_FIELD,
+        value,
+        action=action,
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
 
 
 def is_one_of_two_opinions(item: SecondOpinions, opinion: str) -> bool:
