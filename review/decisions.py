@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import CharField, F, Model, Q, QuerySet
-from django.db.models.functions import Cast
+from django.db.models import F, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from review.models import Decision, Entry, Plan
+from review.models import Decision
+
+if TYPE_CHECKING:
+    from review.models import Plan
 
 # Below the models, which refuse with them too; actions and views know them from here.
 from review.refusals import FROZEN as FROZEN
@@ -243,28 +246,13 @@ def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decis
 
 def decisions_on_plan(plan: Plan) -> QuerySet[Decision]:
     """Every decision on the plan and on its entries, newest first."""
-    return Decision.objects.filter(
-        Q(object_type="plan", object_id=str(plan.pk))
-        | Q(object_type="entry", object_id__in=_entry_keys(plan))
-    ).order_by("-at", "-pk")
+    return Decision.objects.on_plan(plan).order_by("-at", "-pk")
 
 
 def undoable_entry_ids(plan: Plan, undo_action: str = "entry.undo") -> set[int]:
     """Entries with a decision that an undo would take back; one query for the whole plan."""
-    keys = undoable(
-        Decision.objects.filter(object_type="entry", object_id__in=_entry_keys(plan)),
-        undo_action,
-    ).values_list("object_id", flat=True)
-    return {int(key) for key in keys.distinct()}
-
-
-def _entry_keys(plan: Plan):
-    """Entry ids of a plan as the decision log stores them (text), as a subquery."""
-    return (
-        Entry.objects.filter(plan=plan)
-        .annotate(key=Cast("pk", output_field=CharField()))
-        .values("key")
-    )
+    keys = undoable(Decision.objects.on_plan_entries(plan), undo_action)
+    return {int(key) for key in keys.values_list("object_id", flat=True).distinct()}
 
 
 def undoable(decisions: QuerySet[Decision], undo_action: str) -> QuerySet[Decision]:

@@ -17,6 +17,17 @@ from review.models.plans import Plan
 class DecisionQuerySet(models.QuerySet):
     """The log is append-only; bulk changes are refused before they reach the database."""
 
+    def on_plan_entries(self, plan: Plan) -> DecisionQuerySet:
+        """The rows on `plan`'s entries (the log names an entry by its id as text)."""
+        keys = Entry.objects.filter(plan=plan).annotate(
+            key=Cast("pk", output_field=models.CharField())
+        )
+        return self.filter(object_type="entry", object_id__in=keys.values("key"))
+
+    def on_plan(self, plan: Plan) -> DecisionQuerySet:
+        """The rows on `plan` itself and on its entries."""
+        return self.filter(object_type="plan", object_id=str(plan.pk)) | self.on_plan_entries(plan)
+
     def update(self, **kwargs):
         raise AppendOnlyError("the decision log is append-only: rows are never updated")
 
