@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from ninja.security import HttpBearer
@@ -16,6 +17,15 @@ from review.permissions import (
     can_decide_plans,
     can_read_insights,
 )
+
+
+def without_login(urls: tuple) -> tuple:
+    """The API's URLs (`api.urls`), exempt from the site's LoginRequiredMiddleware: a key
+    says who a request is, and a login page would mean nothing to a pipeline."""
+    patterns, app_name, namespace = urls
+    for pattern in patterns:
+        login_not_required(pattern.callback)
+    return patterns, app_name, namespace
 
 
 class BearerKey(HttpBearer):

@@ -13,9 +13,9 @@ from ninja import File, Router, Schema, Status, UploadedFile
 from ninja.errors import HttpError
 from pydantic import ConfigDict, model_validator
 
+from review.actions.documents import propose_document, store_document
+from review.actions.imports import import_plan
 from review.actions.revisions import add_revision
-from review.adapters.documents import store_document
-from review.adapters.plans import import_plan, propose_document
 from review.api.auth import (
     EDITORS_IMPORT_PLANS,
     EDITORS_PROPOSE,
@@ -101,7 +101,7 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
         raise HttpError(413, upload_limit_message(file.size))
     data = file.read()
     already = Document.objects.filter(sha256=hashlib.sha256(data).hexdigest()).exists()
-    document = store_document(file.name or "", data)
+    document = store_document(file.name or "", data, actor=request.auth)
     return Status(200 if already else 201, _document_out(document))
 
 

@@ -47,8 +47,11 @@ def _validation_problems(error: ValidationError) -> list[str]:
     ]
 
 
-# Each error the API answers itself: its problems and its status.
-REFUSALS: dict[type[Exception], Callable[[Exception], tuple[list[str], int]]] = {
+# What an error is answered with: its problems and its status.
+Judge = Callable[[Exception], tuple[list[str], int]]
+
+# Each error the API answers itself.
+REFUSALS: dict[type[Exception], Judge] = {
     ImportRefused: lambda error: (error.problems, 422),
     PlanNotAdjudicable: lambda error: (error.problems, 409),
     AuthenticationError: lambda error: ([NOT_AUTHENTICATED], 401),
@@ -61,11 +64,12 @@ REFUSALS: dict[type[Exception], Callable[[Exception], tuple[list[str], int]]] = 
 
 
 def add_refusal_handlers(api: NinjaAPI) -> None:
+    """Answer each error of REFUSALS in the one shape, in place of ninja's own handlers."""
     for error_class, judge in REFUSALS.items():
         api.add_exception_handler(error_class, _refusing(api, judge))
 
 
-def _refusing(api: NinjaAPI, judge) -> Callable[[HttpRequest, Exception], HttpResponse]:
+def _refusing(api: NinjaAPI, judge: Judge) -> Callable[[HttpRequest, Exception], HttpResponse]:
     def handler(request: HttpRequest, error: Exception) -> HttpResponse:
         problems, status = judge(error)
         detail = problems[0] if len(problems) == 1 else f"refused: {len(problems)} problems"

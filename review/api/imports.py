@@ -8,8 +8,7 @@ from django.http import HttpRequest
 from ninja import Router, Schema
 from ninja.errors import HttpError
 
-from review.adapters.answers import import_answers
-from review.adapters.cases import import_cases
+from review.actions.imports import import_answers, import_cases
 from review.adapters.jsonl import check_line_count, count_lines, line_longer_than
 from review.api.auth import EDITORS_IMPORT_ANSWERS, MODERATORS_IMPORT_CASES
 from review.api.errors import answers
@@ -65,7 +64,7 @@ def post_answers(request: HttpRequest, skip_invalid: bool = False):
     return _import_jsonl(request, Job.Kind.IMPORT_ANSWERS, import_answers, skip_invalid)
 
 
-def _import_jsonl(request: HttpRequest, kind: str, adapter, skip_invalid: bool):
+def _import_jsonl(request: HttpRequest, kind: str, action, skip_invalid: bool):
     """Import the body inline, or keep it for a job when it is large; a body of too many
     lines is refused first, before a line is parsed or a job made."""
     # Read from the stream: `request.body` would refuse a body past Django's
@@ -78,4 +77,4 @@ def _import_jsonl(request: HttpRequest, kind: str, adapter, skip_invalid: bool):
     if runs_in_background(kind, data=body):
         options = {"skip_invalid": skip_invalid}
         return accepted(start_job(kind, request.auth, data=body, options=options))
-    return import_summary(adapter(body, skip_invalid=skip_invalid))
+    return import_summary(action(body, actor=request.auth, skip_invalid=skip_invalid))
