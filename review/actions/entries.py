@@ -101,7 +101,16 @@ def _following(entry: Entry) -> Entry | None:
 # --- keeping the plan open --------------------------------------------------------------------
 
 
-def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
+def _set_state(
+    entry: Entry,
+    state: str,
+    *,
+    action: str,
+    actor,
+    expected_version: int,
+    note: str,
+    batch: str = "",
+):
     return record_decision(
         entry,
         "state",
@@ -110,6 +119,7 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 
@@ -123,7 +133,11 @@ def state_refusal(entry: Entry, state: str) -> str | None:
 # --- the actions ------------------------------------------------------------------------------
 
 
-def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+def accept_entry(
+    entry: Entry, *, actor, expected_version: int, note: str = "", batch: str = ""
+) -> Decision:
+    """Accept `entry` as proposed (an edit when it differs from the proposal); `batch` names
+    the accept-all it is one of."""
     ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
@@ -137,6 +151,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 
@@ -302,31 +317,10 @@ def edit_entry(
     if not request.keep_boundaries:
         _offer_boundaries(entry, text, start, end)
 
-    changes: dict = {}
-    if title != entry.title:
-        changes["title"] = title
-    if path != entry.path:
-        changes["path"] = path
-    if (start, end) != (entry.span_start, entry.span_end):
-        changes["span_start"], changes["span_end"] = start, end
-    # Whoever edits an entry has looked at its span, so the anchor is re-made from the text
-    # there: that also settles a fuzzy, ambiguous or orphaned anchor.
-    anchor = make_anchor(text, start, end).to_dict()
-    changes.update({name: value for name, value in anchor.items() if getattr(entry, name) != value})
-    if entry.anchor_status not in PLACED or entry.anchor_score != 1.0:
-        changes.update(anchor_status=AnchorStatus.EXACT, anchor_score=1.0)
+    changes = _edit_changes(entry, text, title, path, (start, end))
     if not changes and entry.state in Entry.KEPT_STATES:
         raise EditRefused({"form": ["Nothing changed: change the title, the path or a boundary."]})
-
-    if state in (State.REJECTED, State.MERGED):
-        refusal = state_refusal(entry, state)
-        if refusal:
-            raise EditRefused({"state": [refusal]})
-    elif state is None or state in Entry.KEPT_STATES:
-        edited = entry.differs_from_proposal(title=title, path=path, span=(start, end), text=text)
-        state = State.EDITED if edited else State.ACCEPTED
-    else:
-        raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})
+    state = _edited_state(entry, state, text, title, path, (start, end))
     note = request.note if note is None else note
     changes.update(state=state, **decided_by(actor, note))
     return decide(
@@ -337,6 +331,41 @@ def edit_entry(
         changes=changes,
         note=note,
     )
+
+
+def _edit_changes(entry: Entry, text: str, title: str, path: str, span: tuple[int, int]) -> dict:
+    """What an edit changes of `entry`: its title, path and span as asked, and the anchor."""
+    start, end = span
+    changes: dict = {}
+    if title != entry.title:
+        changes["title"] = title
+    if path != entry.path:
+        changes["path"] = path
+    if span != (entry.span_start, entry.span_end):
+        changes["span_start"], changes["span_end"] = start, end
+    # Whoever edits an entry has looked at its span, so the anchor is re-made from the text
+    # there: that also settles a fuzzy, ambiguous or orphaned anchor.
+    anchor = make_anchor(text, start, end).to_dict()
+    changes.update({name: value for name, value in anchor.items() if getattr(entry, name) != value})
+    if entry.anchor_status not in PLACED or entry.anchor_score != 1.0:
+        changes.update(anchor_status=AnchorStatus.EXACT, anchor_score=1.0)
+    return changes
+
+
+def _edited_state(
+    entry: Entry, state: str | None, text: str, title: str, path: str, span: tuple[int, int]
+) -> str:
+    """The state an edit leaves `entry` in: kept (edited, or accepted when that is what was
+    proposed), or the rejected or merged state a curator gave, if its neighbours allow it."""
+    if state in (State.REJECTED, State.MERGED):
+        refusal = state_refusal(entry, state)
+        if refusal:
+            raise EditRefused({"state": [refusal]})
+        return state
+    if state is None or state in Entry.KEPT_STATES:
+        edited = entry.differs_from_proposal(title=title, path=path, span=span, text=text)
+        return State.EDITED if edited else State.ACCEPTED
+    raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})
 
 
 def _offer_boundaries(entry: Entry, text: str, start: int, end: int) -> None:

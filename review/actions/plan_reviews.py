@@ -28,9 +28,10 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce
 
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
+from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import entries_stored
-from review.decisions import ActionRefused, decide, decided_by, record, undoable
+from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
 from review.models import Decision, Entry, Plan
 from review.permissions import can_curate, can_decide_plans
 
@@ -96,13 +97,7 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             for entry in plan.entries.order_by("position")
         )
         entries_stored(copy, {entry.path for entry in entries})
-        record(
-            actor=actor,
-            action="plan.review_copy",
-            obj=copy,
-            before={},
-            after={"review_of": plan.pk},
-        )
+        record_made(copy, actor=actor, action="plan.review_copy", after={"review_of": plan.pk})
     return copy
 
 
@@ -325,11 +320,28 @@ def _settle(entry: Entry, source: Entry, *, actor, action: str, note: str, expec
     )
 
 
+def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+    """Freeze `plan` (`actions.plans.do_adjudicate_plan`), whoever reviews it: a
+    double-reviewed plan only from entries two reviewers (or a curator) settled, its payload
+    naming them; and an editor's review copy, once handed in, settles with the other editor's
+    the entries they agree on. Every door adjudicates through this."""
+    do_adjudicate_plan(
+        plan, actor=actor, expected_version=expected_version, reviews_of=_reviews_if_double
+    )
+    plan.refresh_from_db()
+    if plan.is_review_copy:
+        # One editor's review is in; with the other's, their agreements settle the plan.
+        settle_agreements(plan.review_of, actor=actor)
+    return plan
+
+
+def _reviews_if_double(plan: Plan) -> dict | None:
+    return entry_reviews(plan) if plan.is_double_reviewed() else None
+
+
 def _adjudicate_when_settled(plan: Plan, *, actor) -> None:
     """The plan is adjudicated once every entry is settled; a plan the entries cannot make
     (a merge into a rejected entry, say) stays open, and its page says why."""
-    from review.actions.plans import adjudicate_plan
-
     plan.refresh_from_db()
     if not plan.is_open or plan.entries.filter(state=Entry.State.PROPOSED).exists():
         return

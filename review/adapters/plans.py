@@ -14,7 +14,7 @@ ambiguously or not at all must be confirmed or edited by a person before the pla
 adjudicated.
 
 Out: `adjudicated_payload` is the payload `grounding.adjudication.adjudicate` makes from the
-decided rows (`review.actions.plans.adjudicate_plan` freezes it on the plan, as a decision).
+decided rows (`review.actions.plan_reviews.adjudicate_plan` freezes it on the plan, as a decision).
 `export_plan` returns that frozen payload and nothing else: an open plan is refused, naming
 the entries still undecided (or, when all are decided, saying it awaits adjudication), so
 what leaves the app is always what someone signed off.

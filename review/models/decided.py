@@ -10,7 +10,20 @@ from django.db.models import Q
 from review.permissions import can_curate
 
 
-class Decided(models.Model):
+class DecisionHooks:
+    """What a row does beyond itself when `review.decisions.decide` changes it, in the
+    decision's transaction; nothing, unless its model says otherwise (an entry moves its
+    plan's counters and path collisions)."""
+
+    def on_decision(self, will_be) -> None:
+        """Before this row's UPDATE, with the row as it will be; may refuse by raising."""
+
+    def after_decision(self, was) -> None:
+        """After this row's UPDATE (this object holds the new values), with the row as it
+        was."""
+
+
+class Decided(DecisionHooks, models.Model):
     """What a person decides on: who decided last, when, their note, and the optimistic
     version that `review.decisions.decide` checks and bumps."""
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -18,6 +16,17 @@ from review.models.plans import Plan
 
 class DecisionQuerySet(models.QuerySet):
     """The log is append-only; bulk changes are refused before they reach the database."""
+
+    def on_plan_entries(self, plan: Plan) -> DecisionQuerySet:
+        """The rows on `plan`'s entries (the log names an entry by its id as text)."""
+        keys = Entry.objects.filter(plan=plan).annotate(
+            key=Cast("pk", output_field=models.CharField())
+        )
+        return self.filter(object_type="entry", object_id__in=keys.values("key"))
+
+    def on_plan(self, plan: Plan) -> DecisionQuerySet:
+        """The rows on `plan` itself and on its entries."""
+        return self.filter(object_type="plan", object_id=str(plan.pk)) | self.on_plan_entries(plan)
 
     def update(self, **kwargs):
         raise AppendOnlyError("the decision log is append-only: rows are never updated")
@@ -75,6 +84,9 @@ class Decision(models.Model):
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="undone_by"
     )
     at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The "accept all proposed of a rule" this accept was one of ("" for any other
+    # decision): one undo takes the batch back, and the rule's record knows nobody looked.
+    batch = models.CharField(max_length=10, blank=True, default="")
 
     objects = DecisionQuerySet.as_manager()
 
@@ -97,23 +109,16 @@ class Decision(models.Model):
     def delete(self, *args, **kwargs):
         raise AppendOnlyError("the decision log is append-only: rows are never deleted")
 
-    # "Accept all proposed of a rule" logs one entry.accept per entry, each with this note: it
-    # names the batch one undo takes back, and tells the rule's record that nobody looked.
-    RULE_BATCH_NOTE = "accepted with all of {rule} (batch {batch})"
-    RULE_BATCH = r"accepted with all of .+ \(batch ([0-9a-f]{10})\)"
+    # "Accept all proposed of a rule" logs one entry.accept per entry, each with this note
+    # (the entry keeps it too, which tells the rule's record to ask the log) and one `batch`.
+    RULE_BATCH_NOTE = "accepted with all of {rule}"
 
     @property
     def rule_batch(self) -> str:
         """The "accept all of a rule" batch this accept belongs to ("" for any other)."""
-        match = re.fullmatch(self.RULE_BATCH, self.note)
-        return match.group(1) if match and self.action == "entry.accept" else ""
+        return self.batch if self.action == "entry.accept" else ""
 
     @classmethod
     def rule_batch_q(cls, prefix: str = "") -> Q:
         """Decisions with a `rule_batch`, as a filter (a test holds the two to one answer)."""
-        return Q(
-            **{
-                f"{prefix}action": "entry.accept",
-                f"{prefix}note__regex": rf"^{cls.RULE_BATCH}$",
-            }
-        )
+        return Q(**{f"{prefix}action": "entry.accept"}) & ~Q(**{f"{prefix}batch": ""})

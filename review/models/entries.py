@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from django.apps import apps
 from django.db import models
 from django.db.models import Count, Max, Q, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -13,6 +14,7 @@ from grounding.anchors import Anchor
 from grounding.placement import proposed_span_now
 from grounding.segmentation import shown_number
 from review.models.decided import Decided
+from review.refusals import FROZEN, ActionRefused
 
 
 class EntryQuerySet(models.QuerySet):
@@ -159,6 +161,29 @@ class Entry(Decided):
         tally["unsettled_anchors"] = int(self.anchor_unsettled)
         tally["need_you"] = int(self.needs_a_person)
         return tally
+
+    def on_decision(self, will_be: Entry) -> None:
+        """The plan's stored counters move by the difference, before the entry's own UPDATE.
+        The counters' UPDATE is one statement that also re-checks, on the plan's locked row as
+        committed, that the plan is still open (adjudication locks the plan before its
+        entries, so the two take rows in one order); if the entry's UPDATE then finds it
+        stale, the transaction is undone."""
+        plans = Entry.plan.field.related_model.objects
+        was, now = self.tally, will_be.tally
+        counts = plans.count_change(self.plan_id, {key: now[key] - was[key] for key in now})
+        if counts is None:
+            # The plan is no longer open, as committed: say why as its page would.
+            plans.select_related("document").get(pk=self.plan_id).refuse_unless_open()
+            raise ActionRefused(FROZEN)
+        if Entry.plan.is_cached(self):
+            self.plan.set_counts(counts)
+
+    def after_decision(self, was: Entry) -> None:
+        """The paths it left or joined (rejected, un-rejected, or given another path) are
+        checked again for collisions."""
+        if (was.path, was.is_live) != (self.path, self.is_live):
+            collisions = apps.get_model("review", "PathCollision").objects
+            collisions.refresh({was.path, self.path})
 
     @property
     def is_live(self) -> bool:

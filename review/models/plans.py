@@ -13,10 +13,12 @@ from django.db.models import Count, F, Q
 from django.utils.functional import cached_property
 
 from grounding.review_policy import drawn_for_second_opinion
+from review.models.decided import DecisionHooks
 from review.models.documents import Document
 from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
 from review.models.policies import ReviewPolicy
 from review.permissions import can_curate, can_decide_plans
+from review.refusals import FROZEN, ActionRefused
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,7 @@ def review_policy_facts(plan: str = "pk") -> dict:
     }
 
 
-class Plan(models.Model):
+class Plan(DecisionHooks, models.Model):
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         ADJUDICATED = "adjudicated", "Adjudicated"
@@ -333,6 +335,15 @@ class Plan(models.Model):
         (not a review copy) of that revision (None when it has none)."""
         latest = self.document.latest_revision()
         return latest, Plan.objects.latest_of(latest)
+
+    def refuse_unless_open(self) -> None:
+        """Refuse (ActionRefused) any change to a plan that is no longer open, saying why:
+        adjudicated (frozen), or superseded by a newer revision (naming the plan to decide
+        instead)."""
+        if self.is_superseded:
+            raise ActionRefused(self.superseded_reason())
+        if not self.is_open:
+            raise ActionRefused(FROZEN)
 
     def superseded_reason(self) -> str:
         """Why nothing of this superseded plan may change, naming the plan to work on instead:

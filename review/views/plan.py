@@ -20,13 +20,14 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grounding.segmentation import shown_number
+from review.actions.plan_reviews import adjudicate_plan
 from review.actions.plans import (
     accept_rule,
-    adjudicate_plan,
     rule_batch,
     rule_candidates,
     undo_accept_rule,
 )
+from review.actions.reviewers import do_note_conflict
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import (
@@ -38,7 +39,7 @@ from review.decisions import (
 from review.insights import rule_record
 from review.models import Decision, Entry, Lease, Plan, PlanCounts, merged_ends
 from review.views import plan_reviews
-from review.views.deciding import NO_VERSION, note_conflict
+from review.views.deciding import NO_VERSION
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import after_deciding, presence_strip
 from review.views.plan_context import PLAN_TEMPLATE, get_plan_for_user, plan_url, row_context
@@ -238,7 +239,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
                 unvalidated_confirmed=request.POST.get("unvalidated") == "1",
             )
         except StaleVersion as stale:
-            note_conflict(request.user, stale)
+            do_note_conflict(request.user, stale)
             status = 409
             problem = (
                 f"“{stale.current.title}” was changed by "
@@ -313,7 +314,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
-        note_conflict(request.user, stale)
+        do_note_conflict(request.user, stale)
         context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:

@@ -16,8 +16,7 @@ from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.documents import COMMAND_LINE, propose_document
 from review.actions.entries import EditRequest, accept_entry, edit_entry, merge_entry, reject_entry
-from review.actions.plan_reviews import differing_entries, open_review_copy
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, differing_entries, open_review_copy
 from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused
 from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
