@@ -48,6 +48,7 @@ from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import (
     ENTRY_CHUNK,
     EntryRow,
+    PlanUrls,
     document_chunks,
     document_regions,
     entry_chunks,
@@ -88,13 +89,11 @@ def entry_url(entry: Entry) -> str:
 
 def row_context(request: HttpRequest, plan: Plan) -> dict:
     """What every row and region needs to know about the plan and the person looking."""
-    url = plan_url(plan.pk)
     return {
         "plan": plan,
         "can_decide": can_decide_plans(request.user),
         "plan_open": plan.is_open,
-        "entries_url": f"{url}entries/",
-        "plan_url": url,
+        "urls": PlanUrls(plan.pk),
     }
 
 
@@ -122,7 +121,7 @@ def plan_page(
     entries = list(plan.entries.defer("proposed").order_by("position"))
     context = row_context(request, plan)
     text = plan.document.text
-    rows = _entry_rows(plan, entries, context["entries_url"], text)
+    rows = _entry_rows(plan, entries, context["urls"], text)
     lead, regions = document_regions(text, entries)
     filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     pairs = list(zip(rows, regions, strict=True))
@@ -161,7 +160,7 @@ def plan_page(
 def _entry_rows(
     plan: Plan,
     entries: list[Entry],
-    entries_url: str,
+    urls: PlanUrls,
     text: str,
     *,
     first: int = 1,
@@ -178,7 +177,7 @@ def _entry_rows(
     return [
         EntryRow(
             entry,
-            entries_url,
+            urls,
             number=number,
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
@@ -207,7 +206,7 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = _entry_rows(
         plan,
         entries,
-        context["entries_url"],
+        context["urls"],
         plan.document.text,
         first=start + 1,
         more_after=len(entries) == ENTRY_CHUNK,
@@ -357,7 +356,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
         note_conflict(request.user, stale)
-        context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
+        context = {"plan": stale.current, "latest": stale.latest, "urls": PlanUrls(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
         if refused.blockers:
