@@ -4,8 +4,8 @@ stays as the database gave it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 
 from django.urls import reverse
 from django.utils import timezone
@@ -60,44 +60,43 @@ class EntryRoute:
         return f"{self.head}/{pk}/{self.tail}"
 
 
+class _PlanAddress:
+    """One of a plan's addresses, reversed the first time a PlanUrls is asked for it; with
+    `per` (the route's other pk), an EntryRoute to fill in for each row."""
+
+    def __init__(self, name: str, per: str | None = None):
+        self.name, self.per = name, per
+
+    def __set_name__(self, owner, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, urls: PlanUrls | None, owner=None):
+        if urls is None:
+            return self
+        if self.per is None:
+            address = reverse(self.name, args=[urls.plan_pk])
+        else:
+            address = EntryRoute(self.name, pk=urls.plan_pk, **{self.per: None})
+        urls.__dict__[self.attr] = address  # read from the instance from now on
+        return address
+
+
 class PlanUrls(TemplateItems):
     """The plan page's addresses, each reversed once per page (and only if drawn), handed to
     its templates; the script reads them from the attributes the templates draw."""
 
+    page = _PlanAddress("plan")
+    history = _PlanAddress("plan-history")
+    accept_rule = _PlanAddress("plan-accept-rule")
+    adjudicate = _PlanAddress("plan-adjudicate")
+    export = _PlanAddress("plan-export")
+    entry_list = _PlanAddress("plan-entry-list", per="number")
+    entry = _PlanAddress("entry", per="entry_pk")
+    edit = _PlanAddress("entry-edit", per="entry_pk")
+
     def __init__(self, plan_pk: int):
         self.plan_pk = plan_pk
-
-    @cached_property
-    def page(self) -> str:
-        return reverse("plan", args=[self.plan_pk])
-
-    @cached_property
-    def history(self) -> str:
-        return reverse("plan-history", args=[self.plan_pk])
-
-    @cached_property
-    def accept_rule(self) -> str:
-        return reverse("plan-accept-rule", args=[self.plan_pk])
-
-    @cached_property
-    def adjudicate(self) -> str:
-        return reverse("plan-adjudicate", args=[self.plan_pk])
-
-    @cached_property
-    def export(self) -> str:
-        return reverse("plan-export", args=[self.plan_pk])
-
-    @cached_property
-    def entry_list(self) -> EntryRoute:
-        return EntryRoute("plan-entry-list", pk=self.plan_pk, number=None)
-
-    @cached_property
-    def entry(self) -> EntryRoute:
-        return EntryRoute("entry", pk=self.plan_pk, entry_pk=None)
-
-    @cached_property
-    def edit(self) -> EntryRoute:
-        return EntryRoute("entry-edit", pk=self.plan_pk, entry_pk=None)
+        self._decide: dict[str, EntryRoute] = {}
 
     def decide(self, action: str) -> EntryRoute:
         """The route of one of ENTRY_ACTIONS."""
@@ -106,13 +105,14 @@ class PlanUrls(TemplateItems):
             self._decide[action] = route
         return self._decide[action]
 
-    @cached_property
-    def _decide(self) -> dict[str, EntryRoute]:
-        return {}
-
     def at_entry(self, entry_pk: int | str) -> str:
         """The plan's page opened at the entry."""
         return f"{self.page}?entry={entry_pk}#entry-{entry_pk}"
+
+
+def _row_address(route: Callable[[PlanUrls], EntryRoute]) -> property:
+    """A row's address: its entry's pk in one of the plan's routes."""
+    return property(lambda row: route(row.urls)(row.key))
 
 
 class EntryRow(TemplateItems):
@@ -225,37 +225,17 @@ class EntryRow(TemplateItems):
         self.anchor_label = anchor
 
     # Each row's addresses, put together only for the rows drawn whole.
-    @property
-    def row_url(self) -> str:
-        return self.urls.entry(self.key)
-
-    @property
-    def edit_url(self) -> str:
-        return self.urls.edit(self.key)
+    row_url = _row_address(lambda urls: urls.entry)
+    edit_url = _row_address(lambda urls: urls.edit)
+    accept_url = _row_address(lambda urls: urls.decide("accept"))
+    reject_url = _row_address(lambda urls: urls.decide("reject"))
+    merge_url = _row_address(lambda urls: urls.decide("merge"))
+    confirm_url = _row_address(lambda urls: urls.decide("confirm-anchor"))
+    undo_url = _row_address(lambda urls: urls.decide("undo"))
 
     @property
     def page_url(self) -> str:
         return self.urls.at_entry(self.key)
-
-    @property
-    def accept_url(self) -> str:
-        return self.urls.decide("accept")(self.key)
-
-    @property
-    def reject_url(self) -> str:
-        return self.urls.decide("reject")(self.key)
-
-    @property
-    def merge_url(self) -> str:
-        return self.urls.decide("merge")(self.key)
-
-    @property
-    def confirm_url(self) -> str:
-        return self.urls.decide("confirm-anchor")(self.key)
-
-    @property
-    def undo_url(self) -> str:
-        return self.urls.decide("undo")(self.key)
 
 
 @dataclass(frozen=True)
