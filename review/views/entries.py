@@ -38,7 +38,7 @@ from review.views.plan_context import (
     get_plan_for_user,
     row_context,
 )
-from review.views.presenters import EntryRow, Region, region
+from review.views.presenters import EntryRow, PlanUrls, Region, region
 
 
 @require_POST
@@ -162,7 +162,8 @@ def _redraw(
         )
         return HttpResponse(html, status=status)
     if status == 409:
-        context = row_context(request, plan) | {"entry": entry, "latest": conflict}
+        context = row_context(request, plan)
+        context |= {"entry": EntryRow(entry, context["urls"]), "latest": conflict}
         return render(request, "review/plans/conflict.html", context, status=409)
     return plan_page(request, plan, refusal=message, current=entry.pk, status=422)
 
@@ -196,9 +197,9 @@ def _entry_fragments(
     joined = Entry.objects.select_related("decided_by").joined_by(entry) if merge_changed else None
     if joined is not None:
         joined.plan = plan
-        context["joined"] = _row(request, joined, context["entries_url"])
+        context["joined"] = _row(request, joined, context["urls"])
     context |= {
-        "entry": _row(request, entry, context["entries_url"], undoable=undoable),
+        "entry": _row(request, entry, context["urls"], undoable=undoable),
         "message": message,
         "conflict": conflict,
         "counts": plan.counts,
@@ -206,11 +207,11 @@ def _entry_fragments(
         "oob_row": oob_row,
     }
     if spans_moved:
-        context |= _regions_around(entry, context["entries_url"])
+        context |= _regions_around(entry, context["urls"])
     return render_to_string("review/plans/entry_changed.html", context, request)
 
 
-def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None) -> EntryRow:
+def _row(request: HttpRequest, entry: Entry, urls: PlanUrls, *, undoable=None) -> EntryRow:
     """One entry's row as a fragment draws it: who decided, its undo (asking the log when
     `undoable` is None), and its text with what is merged into it."""
     if undoable is None:
@@ -221,7 +222,7 @@ def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None)
         decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
     return EntryRow(
         entry,
-        entries_url,
+        urls,
         decider=decider,
         undoable=undoable,
         # Only a doubtful anchor shows the text at its span beside what it quoted.
@@ -236,7 +237,7 @@ def changes_a_merge(decision: Decision) -> bool:
     return Entry.State.MERGED in states
 
 
-def _regions_around(entry: Entry, entries_url: str) -> dict:
+def _regions_around(entry: Entry, urls: PlanUrls) -> dict:
     """The entry's region and the one before it (or the lead), whose uncovered text changed."""
     text = entry.plan.document_text
     previous, following = neighbours(entry)
@@ -246,7 +247,7 @@ def _regions_around(entry: Entry, entries_url: str) -> dict:
     if previous is None:
         regions["lead"] = Region(None, gap=text[: entry.span_start])
     else:
-        regions["previous"] = EntryRow(previous, entries_url)
+        regions["previous"] = EntryRow(previous, urls)
         regions["previous_region"] = region(
             previous, text, previous.span_start, previous.span_end, entry.span_start
         )
@@ -258,7 +259,7 @@ def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) 
     choices = nearby_boundaries(entry, text)
     context = row_context(request, entry.plan)
     context |= {
-        "entry": EntryRow(entry, context["entries_url"]),
+        "entry": EntryRow(entry, context["urls"]),
         "form": form,
         "offers": offers or {},
         "start_choices": choices.get("start", []),

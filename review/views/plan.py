@@ -46,6 +46,7 @@ from review.views.plan_context import PLAN_TEMPLATE, get_plan_for_user, plan_url
 from review.views.presenters import (
     ENTRY_CHUNK,
     EntryRow,
+    PlanUrls,
     document_chunks,
     document_regions,
     entry_chunks,
@@ -80,7 +81,7 @@ def plan_page(
     entries = list(plan.entries.defer("proposed").order_by("position"))
     context = row_context(request, plan)
     text = plan.document.text
-    rows = _entry_rows(plan, entries, context["entries_url"], text)
+    rows = _entry_rows(plan, entries, context["urls"], text)
     lead, regions = document_regions(text, entries)
     filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     pairs = list(zip(rows, regions, strict=True))
@@ -119,7 +120,7 @@ def plan_page(
 def _entry_rows(
     plan: Plan,
     entries: list[Entry],
-    entries_url: str,
+    urls: PlanUrls,
     text: str,
     *,
     first: int = 1,
@@ -136,7 +137,7 @@ def _entry_rows(
     return [
         EntryRow(
             entry,
-            entries_url,
+            urls,
             number=number,
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
@@ -165,7 +166,7 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = _entry_rows(
         plan,
         entries,
-        context["entries_url"],
+        context["urls"],
         plan.document.text,
         first=start + 1,
         more_after=len(entries) == ENTRY_CHUNK,
@@ -315,7 +316,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
         do_note_conflict(request.user, stale)
-        context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
+        context = {"plan": stale.current, "latest": stale.latest, "urls": PlanUrls(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
         if refused.blockers:

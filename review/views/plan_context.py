@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from review.models import Entry, Plan
 from review.permissions import can_decide_plans
+from review.views.presenters import PlanUrls
 
 PLAN_TEMPLATE = "review/plans/plan.html"
 
@@ -60,11 +61,9 @@ def entry_url(entry: Entry) -> str:
 
 def row_context(request: HttpRequest, plan: Plan) -> dict:
     """What every row and region needs to know about the plan and the person looking."""
-    url = plan_url(plan.pk)
     return {
         "plan": plan,
         "can_decide": can_decide_plans(request.user),
         "plan_open": plan.is_open,
-        "entries_url": f"{url}entries/",
-        "plan_url": url,
+        "urls": PlanUrls(plan.pk),
     }
