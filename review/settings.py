@@ -295,7 +295,7 @@ REVIEW_API_PAGE_MAX = 500
 # First, so that nothing reads an oversized body before it is refused.
 MIDDLEWARE = ["review.middleware.RefuseOversizedBodies", *MIDDLEWARE]
 # A lease on a queue item ends after this long without its page renewing it (the page renews
-# it every 30 seconds while open).
+# it with its poll, every 4 seconds, while open).
 LEASE_IDLE_SECONDS = int(os.environ.get("REVIEW_LEASE_IDLE_SECONDS", "180"))
 # Long work (review.jobs) runs as tasks: queued in the database, run by `manage.py db_worker`
 # (`make demo` and `make serve` start one). Inputs at or under these sizes still run inline,

@@ -2,7 +2,7 @@
 were given. `grounding.citations.finalize` runs once, at import; the final body, its
 references and every change finalization made are stored with the answer.
 
-A line (see README, "Importing cases and answers"):
+A line (see docs/formats.md):
     {"answer_id": "a-77", "question": "...", "text": "raw answer with [1] citations ...",
      "sources": [{"title": "...", "year": 2021, "authors": ["..."], "url": "...",
                   "venue": "...", "doi": "...", "snippet": "..."}],

@@ -2,7 +2,7 @@
 model gathered, and its rationale. The rationale is checked by
 `grounding.evidence` once, at import, and the report is stored with the case.
 
-A line (see README, "Importing cases and answers"):
+A line (see docs/formats.md):
     {"case_id": "c-1001",
      "content": {"text": "...", "author": "u/name", "community": "r/name",
                  "report_reason": "harassment"},

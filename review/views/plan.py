@@ -151,7 +151,7 @@ def _entry_rows(
 @require_GET
 def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """One list of the plan's entries drawn whole (the `number`th, of ENTRY_CHUNK): the page
-    draws the lists far from the current entry light, and plan.js asks for each as it comes
+    draws the lists far from the current entry light, and plan-lists.js asks for each as it comes
     into view."""
     plan = get_plan_for_user(request, pk)
     start = (number - 1) * ENTRY_CHUNK
@@ -177,7 +177,7 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _shown(entry: Entry, filters: dict[str, str]) -> bool:
-    """Whether the entry passes the entry list's filter (plan.js applies the same one in
+    """Whether the entry passes the entry list's filter (plan-lists.js applies the same one in
     place; this is for a page without JavaScript)."""
     state, rule, anchor = filters["state"], filters["rule"], filters["anchor"]
     if state == "needs":

@@ -6,7 +6,7 @@ from review.management.jsonl_command import JsonlImportCommand
 
 
 class Command(JsonlImportCommand):
-    help = "Import LLM answers and their sources, one JSON object per line (see README)."
+    help = "Import LLM answers and their sources, one JSON object per line (see docs/formats.md)."
     noun = "answers"
 
     def import_file(self, data, *, skip_invalid, max_lines):

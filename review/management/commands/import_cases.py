@@ -6,7 +6,7 @@ from review.management.jsonl_command import JsonlImportCommand
 
 
 class Command(JsonlImportCommand):
-    help = "Import moderation cases, one JSON object per line (see README)."
+    help = "Import moderation cases, one JSON object per line (see docs/formats.md)."
     noun = "cases"
 
     def import_file(self, data, *, skip_invalid, max_lines):
