@@ -36,34 +36,7 @@ LEASE_KINDS = {"plans": "plan", "cases": "case", "answers": "answer"}
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    plans, proposed = _plans_awaiting_decisions()
-    counted = _cached("dashboard:queues", _queue_counts)
-    queues = [
-        {
-            "name": "Plans awaiting decisions",
-            "count": plans,
-            "detail": f"{proposed} entries still proposed",
-            "url": reverse("plans") + "?status=open",
-            "yours": can_decide_plans(request.user),
-            "next_url": reverse("plans-next"),
-        },
-        {
-            "name": "Flagged cases",
-            "count": counted["flagged_cases"],
-            "detail": f"{counted['undecided_cases']} cases undecided",
-            "url": reverse("cases"),
-            "yours": can_decide_cases(request.user),
-            "next_url": reverse("cases-next"),
-        },
-        {
-            "name": "Answers",
-            "count": counted["proposed_answers"],
-            "detail": "awaiting publication",
-            "url": reverse("answers"),
-            "yours": can_decide_answers(request.user),
-            "next_url": reverse("answers-next"),
-        },
-    ]
+    queues = _queues(request.user)
     curation = []
     if can_curate(request.user):
         curation = _cached(
@@ -86,6 +59,38 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "stays": stays_after_deciding(request.user),
         },
     )
+
+
+def _queues(user) -> list[dict]:
+    """The three queues as the dashboard lists them: what waits, and whether it is `user`'s."""
+    plans, proposed = _plans_awaiting_decisions()
+    counted = _cached("dashboard:queues", _queue_counts)
+    return [
+        {
+            "name": "Plans awaiting decisions",
+            "count": plans,
+            "detail": f"{proposed} entries still proposed",
+            "url": reverse("plans") + "?status=open",
+            "yours": can_decide_plans(user),
+            "next_url": reverse("plans-next"),
+        },
+        {
+            "name": "Flagged cases",
+            "count": counted["flagged_cases"],
+            "detail": f"{counted['undecided_cases']} cases undecided",
+            "url": reverse("cases"),
+            "yours": can_decide_cases(user),
+            "next_url": reverse("cases-next"),
+        },
+        {
+            "name": "Answers",
+            "count": counted["proposed_answers"],
+            "detail": "awaiting publication",
+            "url": reverse("answers"),
+            "yours": can_decide_answers(user),
+            "next_url": reverse("answers-next"),
+        },
+    ]
 
 
 def _plans_awaiting_decisions() -> tuple[int, int]:

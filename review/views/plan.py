@@ -250,22 +250,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         except ActionRefused as refused:
             status, problem = 422, str(refused)
         else:
-            message = f"Accepted {_entries(len(decisions))} of {rule}."
-            # Offered on the plan page as one "Undo" (kept in the session, so the page
-            # asks no more of the database for it).
-            request.session["rule_batch"] = {
-                "plan": plan.pk,
-                "batch": rule_batch(decisions[0]),
-                "label": f"the accept of {_entries(len(decisions))} of {rule}",
-            }
-            # A listed entry someone else decided meanwhile is left alone; say so, or the
-            # editor who confirmed a list of seven wonders why six were accepted.
-            if left := len(versions) - len(decisions):
-                message += (
-                    f" Left as someone else decided them meanwhile: {_entries(left)} on the list"
-                    " (the plan's history says who)."
-                )
-            messages.success(request, message)
+            _say_accepted(request, plan, rule, decisions, listed=len(versions))
             return redirect("plan", pk=plan.pk)
     candidates = rule_candidates(plan, rule)
     context = {
@@ -276,6 +261,26 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         "record": rule_record(rule, plan.proposed_by),
     }
     return render(request, "review/plans/accept_rule.html", context, status=status)
+
+
+def _say_accepted(request: HttpRequest, plan: Plan, rule: str, decisions, *, listed: int) -> None:
+    """The message after an accept of a rule, and its one-step Undo kept for the plan page."""
+    message = f"Accepted {_entries(len(decisions))} of {rule}."
+    # Offered on the plan page as one "Undo" (kept in the session, so the page
+    # asks no more of the database for it).
+    request.session["rule_batch"] = {
+        "plan": plan.pk,
+        "batch": rule_batch(decisions[0]),
+        "label": f"the accept of {_entries(len(decisions))} of {rule}",
+    }
+    # A listed entry someone else decided meanwhile is left alone; say so, or the
+    # editor who confirmed a list of seven wonders why six were accepted.
+    if left := listed - len(decisions):
+        message += (
+            f" Left as someone else decided them meanwhile: {_entries(left)} on the list"
+            " (the plan's history says who)."
+        )
+    messages.success(request, message)
 
 
 @require_POST
