@@ -2,8 +2,12 @@
 0013_plan_queue_in_list_index`): a new database runs this one file; a database made by an
 earlier main, with any of 0001-0013 applied, goes on through the files it replaces, which stay
 until every database has passed 0013 (Django applies a squash only when none or all of what it
-replaces is applied). The operations are the chain's, in the chain's order; the optimizer found
-none to fold across the chain's RunPython steps.
+replaces is applied). The operations are the chain's, in the chain's order (the optimizer
+found none to fold across the chain's RunPython steps), but for one change made by hand: in one
+migration the indexes of CreateModel's db_index fields are made at its very end, after the
+AlterFields of 0009_queue_indexes that dropped five of them in the chain (answers' changed and
+state, cases' flagged, validator_reason and verdict, replaced by the lists' own indexes); so
+those fields are made here without db_index and the five AlterFields are left out.
 
 The RunPython steps are the replaced files' own, copied here so this file imports none of
 them: the five groups, the decision log's append-only triggers (review.log_triggers), the
@@ -181,9 +185,9 @@ class Migration(migrations.Migration):
                 ('model', models.CharField(blank=True, max_length=200)),
                 ('sources', models.JSONField(default=list)),
                 ('changes', models.JSONField(default=dict)),
-                ('changed', models.BooleanField(db_index=True, default=False)),
+                ('changed', models.BooleanField(default=False)),
                 ('source_sha256', models.CharField(max_length=64)),
-                ('state', models.CharField(choices=[('proposed', 'Proposed'), ('published', 'Published'), ('withdrawn', 'Withdrawn')], db_index=True, default='proposed', max_length=16)),
+                ('state', models.CharField(choices=[('proposed', 'Proposed'), ('published', 'Published'), ('withdrawn', 'Withdrawn')], default='proposed', max_length=16)),
                 ('decided_at', models.DateTimeField(blank=True, null=True)),
                 ('note', models.TextField(blank=True)),
                 ('version', models.PositiveIntegerField(default=1)),
@@ -218,10 +222,10 @@ class Migration(migrations.Migration):
                 ('recommended_action', models.CharField(blank=True, max_length=100)),
                 ('model', models.CharField(blank=True, max_length=200)),
                 ('report', models.JSONField(default=dict)),
-                ('flagged', models.BooleanField(db_index=True, default=False)),
-                ('validator_reason', models.CharField(blank=True, db_index=True, max_length=64)),
+                ('flagged', models.BooleanField(default=False)),
+                ('validator_reason', models.CharField(blank=True, max_length=64)),
                 ('source_sha256', models.CharField(max_length=64)),
-                ('verdict', models.CharField(choices=[('proposed', 'Proposed'), ('upheld', 'Upheld'), ('overturned', 'Overturned'), ('needs_rewrite', 'Needs rewrite')], db_index=True, default='proposed', max_length=16)),
+                ('verdict', models.CharField(choices=[('proposed', 'Proposed'), ('upheld', 'Upheld'), ('overturned', 'Overturned'), ('needs_rewrite', 'Needs rewrite')], default='proposed', max_length=16)),
                 ('decided_at', models.DateTimeField(blank=True, null=True)),
                 ('note', models.TextField(blank=True)),
                 ('version', models.PositiveIntegerField(default=1)),
@@ -602,31 +606,6 @@ class Migration(migrations.Migration):
             model_name='answer',
             name='search',
             field=models.GeneratedField(db_persist=True, expression=review.models.AnswerSearchVector(), output_field=django.contrib.postgres.search.SearchVectorField()),
-        ),
-        migrations.AlterField(
-            model_name='answer',
-            name='changed',
-            field=models.BooleanField(default=False),
-        ),
-        migrations.AlterField(
-            model_name='answer',
-            name='state',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('published', 'Published'), ('withdrawn', 'Withdrawn')], default='proposed', max_length=16),
-        ),
-        migrations.AlterField(
-            model_name='case',
-            name='flagged',
-            field=models.BooleanField(default=False),
-        ),
-        migrations.AlterField(
-            model_name='case',
-            name='validator_reason',
-            field=models.CharField(blank=True, max_length=64),
-        ),
-        migrations.AlterField(
-            model_name='case',
-            name='verdict',
-            field=models.CharField(choices=[('proposed', 'Proposed'), ('upheld', 'Upheld'), ('overturned', 'Overturned'), ('needs_rewrite', 'Needs rewrite')], default='proposed', max_length=16),
         ),
         migrations.AddIndex(
             model_name='answer',

@@ -23,11 +23,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from urllib.parse import quote
+
+from tests.builders.databases import database_beside
 
 ROOT = Path(__file__).resolve().parents[2]
 MIGRATIONS = ROOT / "review" / "migrations"
@@ -159,42 +159,18 @@ if __name__ == "__main__":
     sys.stdout.write("".join(f"{line}\n" for line in chain_sqlite_schema()))
 
 
-def _postgres_login(db: dict) -> dict[str, str]:
-    return {
-        "host": db["HOST"] or "127.0.0.1",
-        "port": str(db["PORT"] or 5432),
-        "user": db["USER"],
-        "password": db["PASSWORD"] or "",
-    }
-
-
 @contextmanager
 def empty_database(tmp_path: Path) -> Iterator[tuple[str, Callable[[], list[str]]]]:
     """A new empty database beside the tests' own (SQLite or PostgreSQL, as the tests run):
-    its URL, and a function that reads its schema. A PostgreSQL one is dropped after."""
-    from django.conf import settings
+    its URL, and a function that reads its schema."""
+    with database_beside(tmp_path, "schema") as url:
+        if url.startswith("sqlite"):
+            yield url, lambda: sqlite_schema(Path(url.removeprefix("sqlite:///")))
+            return
+        import psycopg
 
-    db = settings.DATABASES["default"]
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        path = tmp_path / f"{uuid.uuid4().hex}.sqlite3"
-        yield f"sqlite:///{path}", lambda: sqlite_schema(path)
-        return
-    import psycopg
-    from psycopg import sql
+        def read() -> list[str]:
+            with psycopg.connect(url) as connection:
+                return postgres_schema(connection.cursor())
 
-    login = _postgres_login(db)
-    name = f"{db['NAME']}_schema_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(dbname="postgres", autocommit=True, **login) as server:
-        server.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    user = f"{quote(login['user'])}:{quote(login['password'])}"
-    url = f"postgres://{user}@{login['host']}:{login['port']}/{quote(name)}"
-
-    def read() -> list[str]:
-        with psycopg.connect(dbname=name, **login) as connection:
-            return postgres_schema(connection.cursor())
-
-    try:
         yield url, read
-    finally:
-        with psycopg.connect(dbname="postgres", autocommit=True, **login) as server:
-            server.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
