@@ -33,7 +33,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from grounding.propose import propose_plan
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.answers import parse_answer, prepare_answer
 from review.adapters.cases import parse_case, prepare_case
 from review.adapters.jsonl import content_sha256

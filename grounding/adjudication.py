@@ -151,6 +151,36 @@ def adjudicate(
     """The adjudicated payload for `plan` under `decisions` (aligned with plan.entries).
     With `double_review`, every decision must carry its two reviewers, and the payload says so,
     so that a replay refuses an entry one person settled."""
+    _check_decisions(plan, decisions, text)
+    kept, rejected = _applied(plan, decisions, text)
+    if not kept:
+        raise AdjudicationError(
+            "every entry was rejected: an adjudicated plan needs at least one entry to replay"
+        )
+    payload = plan_to_payload(
+        SegmentationPlan(
+            source_sha256=plan.source_sha256,
+            extractor_id=plan.extractor_id,
+            extractor_version=plan.extractor_version,
+            proposed_by=plan.proposed_by,
+            adjudicated=True,
+            entries=tuple(_finished(item, text) for item in kept),
+            rejected=tuple(rejected),
+            double_review=double_review,
+        )
+    )
+    # The gate every consumer uses must accept what we export; if it does not, we don't.
+    try:
+        parse_segmentation_plan(payload, text)
+    except PlanError as error:
+        raise AdjudicationError(f"the decisions do not make a valid plan: {error}") from error
+    return payload
+
+
+def _check_decisions(
+    plan: SegmentationPlan, decisions: Sequence[Decision | None], text: str
+) -> None:
+    """Refuses unless `plan` is a proposal that fits `text` and every entry has one Decision."""
     if plan.adjudicated:
         raise AdjudicationError("this plan is already adjudicated; adjudicate the proposal")
     if len(decisions) != len(plan.entries):
@@ -179,6 +209,11 @@ def adjudicate(
             f"the plan does not fit this text, so decisions on it would be blind: {error}"
         ) from error
 
+
+def _applied(
+    plan: SegmentationPlan, decisions: Sequence[Decision], text: str
+) -> tuple[list[_Kept], list[RecordedEntry]]:
+    """The entries kept (merges folded into the entry before) and the entries rejected."""
     kept: list[_Kept] = []
     rejected: list[RecordedEntry] = []
     previous_rejected = False
@@ -203,29 +238,7 @@ def adjudicate(
         previous_rejected = False
         title, path, span, was = _apply_edit(entry, decision, text, where)
         kept.append(_Kept(index, entry, decision, title, path, span, was))
-
-    if not kept:
-        raise AdjudicationError(
-            "every entry was rejected: an adjudicated plan needs at least one entry to replay"
-        )
-    payload = plan_to_payload(
-        SegmentationPlan(
-            source_sha256=plan.source_sha256,
-            extractor_id=plan.extractor_id,
-            extractor_version=plan.extractor_version,
-            proposed_by=plan.proposed_by,
-            adjudicated=True,
-            entries=tuple(_finished(item, text) for item in kept),
-            rejected=tuple(rejected),
-            double_review=double_review,
-        )
-    )
-    # The gate every consumer uses must accept what we export; if it does not, we don't.
-    try:
-        parse_segmentation_plan(payload, text)
-    except PlanError as error:
-        raise AdjudicationError(f"the decisions do not make a valid plan: {error}") from error
-    return payload
+    return kept, rejected
 
 
 def _apply_edit(

@@ -19,7 +19,7 @@ from __future__ import annotations
 import warnings
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -65,15 +65,7 @@ class Proportion:
     reason_if_undefined: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "successes": self.successes,
-            "n": self.n,
-            "share": self.share,
-            "low": self.low,
-            "high": self.high,
-            "confidence": self.confidence,
-            "reason_if_undefined": self.reason_if_undefined,
-        }
+        return asdict(self)  # every field, by its name
 
 
 @dataclass(frozen=True)
@@ -95,16 +87,7 @@ class Agreement:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "measure": self.measure,
-            "value": self.value,
-            "low": self.low,
-            "high": self.high,
-            "n_items": self.n_items,
-            "confidence": self.confidence,
-            "reason_if_undefined": self.reason_if_undefined,
-            "note": self.note,
-        }
+        return asdict(self)  # every field, by its name
 
 
 def wilson_interval(successes: int, n: int, confidence: float = CONFIDENCE) -> Proportion:

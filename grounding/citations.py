@@ -489,6 +489,26 @@ def _backfill(
     finds nothing more to do.
     """
     spans = _paragraphs(body)
+    first, last, eligible = _cited_paragraphs(body, spans)
+    before = _nearest_cited(eligible, last, step=-1)
+    after = _nearest_cited(eligible, first, step=1)
+    borrowed: dict[int, int] = {}
+    for i, (left, right) in enumerate(zip(before, after, strict=True)):
+        nearest = min(
+            (side for side in (left, right) if side), key=lambda side: side[0], default=None
+        )
+        if nearest:
+            borrowed[i] = nearest[1]
+    if not borrowed:
+        return body, ()
+    return _with_markers(body, spans, borrowed, _phantoms_per_paragraph(spans, phantoms_at))
+
+
+def _cited_paragraphs(
+    body: str, spans: list[tuple[int, int]]
+) -> tuple[list[int | None], list[int | None], list[bool]]:
+    """Per paragraph: its first and last citation number (None if uncited), and whether it is
+    an uncited prose claim that may borrow one."""
     first: list[int | None] = []
     last: list[int | None] = []
     eligible: list[bool] = []
@@ -501,33 +521,33 @@ def _backfill(
         eligible.append(not shown and _is_prose(text, in_fence) and _is_claim(text))
         fences = sum(1 for line in text.split("\n") if _FENCE_RE.match(line))
         in_fence ^= fences % 2 == 1
+    return first, last, eligible
 
-    # (distance, number) of the nearest cited paragraph on each side, through eligible ones.
-    before: list[tuple[int, int] | None] = [None] * len(spans)
-    after: list[tuple[int, int] | None] = [None] * len(spans)
-    for i in range(1, len(spans)):
-        if eligible[i]:
-            if last[i - 1] is not None:
-                before[i] = (1, last[i - 1])
-            elif before[i - 1] is not None:
-                before[i] = (before[i - 1][0] + 1, before[i - 1][1])
-    for i in range(len(spans) - 2, -1, -1):
-        if eligible[i]:
-            if first[i + 1] is not None:
-                after[i] = (1, first[i + 1])
-            elif after[i + 1] is not None:
-                after[i] = (after[i + 1][0] + 1, after[i + 1][1])
-    borrowed: dict[int, int] = {}
-    for i, (left, right) in enumerate(zip(before, after, strict=True)):
-        nearest = min(
-            (side for side in (left, right) if side), key=lambda side: side[0], default=None
-        )
-        if nearest:
-            borrowed[i] = nearest[1]
-    if not borrowed:
-        return body, ()
 
-    phantoms = _phantoms_per_paragraph(spans, phantoms_at)
+def _nearest_cited(
+    eligible: list[bool], cited: list[int | None], *, step: int
+) -> list[tuple[int, int] | None]:
+    """(distance, number) of the nearest cited paragraph on one side (`step` -1 before, 1
+    after), reached through eligible paragraphs only."""
+    nearest: list[tuple[int, int] | None] = [None] * len(eligible)
+    order = range(1, len(eligible)) if step < 0 else range(len(eligible) - 2, -1, -1)
+    for i in order:
+        if eligible[i]:
+            neighbour = i + step
+            if cited[neighbour] is not None:
+                nearest[i] = (1, cited[neighbour])
+            elif nearest[neighbour] is not None:
+                nearest[i] = (nearest[neighbour][0] + 1, nearest[neighbour][1])
+    return nearest
+
+
+def _with_markers(
+    body: str,
+    spans: list[tuple[int, int]],
+    borrowed: dict[int, int],
+    phantoms: list[tuple[int, ...]],
+) -> tuple[str, tuple[Backfill, ...]]:
+    """`body` with each borrowing paragraph's marker after its last visible character."""
     pieces = []
     written = 0
     cursor = 0

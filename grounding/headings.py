@@ -421,16 +421,7 @@ def outline_headings(
     page_starts = _page_starts(pages)
     rows = [row for row in lines(text) if row[2].strip()]
     row_starts = [row[0] for row in rows]
-    keys = [_furniture_key(row[2]) for row in rows]
-    is_furniture = [key in furniture for key in keys]
-    first_of_key: dict[str, int] = {}
-    for index, key in enumerate(keys):
-        first_of_key.setdefault(key, index)
-    # A header repeats what came before it; its first line is the heading it repeats.
-    is_repeat = [
-        furniture_line and first_of_key[keys[index]] != index
-        for index, furniture_line in enumerate(is_furniture)
-    ]
+    is_furniture, is_repeat = _furniture_rows(rows, furniture)
     found: list[Heading] = []
     cursor = 0
     for item in outline:
@@ -464,6 +455,23 @@ def outline_headings(
     if len(found) < 2 or len(found) < MIN_OUTLINE_MATCH * len(outline):
         return []
     return found
+
+
+def _furniture_rows(
+    rows: Sequence[tuple[int, int, str]], furniture: frozenset[str]
+) -> tuple[list[bool], list[bool]]:
+    """Per row: whether it is furniture, and whether it repeats an earlier furniture row."""
+    keys = [_furniture_key(row[2]) for row in rows]
+    is_furniture = [key in furniture for key in keys]
+    first_of_key: dict[str, int] = {}
+    for index, key in enumerate(keys):
+        first_of_key.setdefault(key, index)
+    # A header repeats what came before it; its first line is the heading it repeats.
+    is_repeat = [
+        furniture_line and first_of_key[keys[index]] != index
+        for index, furniture_line in enumerate(is_furniture)
+    ]
+    return is_furniture, is_repeat
 
 
 def _find_title(

@@ -218,13 +218,7 @@ def propose_plan(
     Pure: reads nothing but its arguments, so the review app and the command line get
     the same plan for the same bytes. `on_page` hears each page extracted.
     """
-    if isinstance(max_segment_chars, bool) or not isinstance(max_segment_chars, int):
-        raise ProposalError(f"max-segment-chars must be an integer, not {max_segment_chars!r}")
-    if max_segment_chars < 0:
-        raise ProposalError(
-            f"max-segment-chars must be 0 (off) or a positive number of characters, "
-            f"not {max_segment_chars}"
-        )
+    _check_segment_cap(max_segment_chars)
     prefix = _prefix_components(path_prefix)
     kind = document_type(name)
     pages = extract_pages(name, data, on_page)
@@ -260,6 +254,16 @@ def propose_plan(
     # What we write must pass the same gate as any plan read back.
     parse_segmentation_plan(payload, text)
     return payload
+
+
+def _check_segment_cap(max_segment_chars: object) -> None:
+    if isinstance(max_segment_chars, bool) or not isinstance(max_segment_chars, int):
+        raise ProposalError(f"max-segment-chars must be an integer, not {max_segment_chars!r}")
+    if max_segment_chars < 0:
+        raise ProposalError(
+            f"max-segment-chars must be 0 (off) or a positive number of characters, "
+            f"not {max_segment_chars}"
+        )
 
 
 def _headings(kind: str, text: str, pages: Sequence[str], data: bytes) -> list[Heading]:

@@ -143,17 +143,8 @@ def paragraph_diff(old: str, new: str) -> tuple[ParagraphChange, ...]:
     new_texts = [new[start:end] for start, end in new_spans]
     matcher = difflib.SequenceMatcher(None, old_texts, new_texts, autojunk=False)
     opcodes = matcher.get_opcodes()
-    unmatched_old = [i for op, i1, i2, _, _ in opcodes if op != "equal" for i in range(i1, i2)]
-    unmatched_new = [j for op, _, _, j1, j2 in opcodes if op != "equal" for j in range(j1, j2)]
-    moves = _moves(old_texts, new_texts, unmatched_old, unmatched_new)
+    moves, rewrites = _paired(old_texts, new_texts, opcodes)
     moved_from = {j: i for i, j in moves.items()}
-    # A paragraph rewritten may also have moved: pairs are sought among all the unmatched.
-    rewrites = _rewrites(
-        old_texts,
-        new_texts,
-        [i for i in unmatched_old if i not in moves],
-        [j for j in unmatched_new if j not in moved_from],
-    )
     rewrote = {j: i for i, j in rewrites.items()}
     changes: list[ParagraphChange] = []
     for op, i1, i2, j1, j2 in opcodes:
@@ -184,6 +175,23 @@ def paragraph_diff(old: str, new: str) -> tuple[ParagraphChange, ...]:
             else:
                 changes.append(ParagraphChange("added", None, new_spans[j], new_text=new_texts[j]))
     return tuple(changes)
+
+
+def _paired(old_texts, new_texts, opcodes) -> tuple[dict[int, int], dict[int, int]]:
+    """The paragraphs the matcher left unmatched, paired old to new: those moved word for
+    word, and those rewritten."""
+    unmatched_old = [i for op, i1, i2, _, _ in opcodes if op != "equal" for i in range(i1, i2)]
+    unmatched_new = [j for op, _, _, j1, j2 in opcodes if op != "equal" for j in range(j1, j2)]
+    moves = _moves(old_texts, new_texts, unmatched_old, unmatched_new)
+    moved_to = set(moves.values())
+    # A paragraph rewritten may also have moved: pairs are sought among all the unmatched.
+    rewrites = _rewrites(
+        old_texts,
+        new_texts,
+        [i for i in unmatched_old if i not in moves],
+        [j for j in unmatched_new if j not in moved_to],
+    )
+    return moves, rewrites
 
 
 def _moves(old_texts, new_texts, olds: list[int], news: list[int]) -> dict[int, int]:

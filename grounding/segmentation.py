@@ -260,31 +260,8 @@ def parse_segmentation_plan(payload: object, text: str | None = None) -> Segment
         )
     provenance = {key: _text_field(payload, key, "plan") for key in _PLAN_KEYS[1:]}
 
-    raw_entries = payload.get("entries")
-    if not isinstance(raw_entries, list):
-        raise PlanError("plan", "entries", f"must be a list, not {_kind(raw_entries)}")
-    if not raw_entries:
-        raise PlanError("plan", "entries", "is empty: a plan with no entries replays nothing")
-    entries = tuple(
-        _parse_entry(raw, index, adjudicated, text) for index, raw in enumerate(raw_entries)
-    )
-    _check_order_and_uniqueness(entries)
-
-    rejected: tuple[RecordedEntry, ...] = ()
-    if adjudicated:
-        if "rejected" not in payload:
-            raise PlanError(
-                "plan",
-                "rejected",
-                "is missing: an adjudicated plan lists its rejections, even none",
-            )
-        raw_rejected = payload["rejected"]
-        if not isinstance(raw_rejected, list):
-            raise PlanError("plan", "rejected", f"must be a list, not {_kind(raw_rejected)}")
-        rejected = tuple(
-            _parse_record(raw, f"rejected record #{shown_number(index)}", REJECTED_DECISIONS, text)
-            for index, raw in enumerate(raw_rejected)
-        )
+    entries = _parse_entries(payload, adjudicated, text)
+    rejected = _parse_rejected(payload, text) if adjudicated else ()
     double_review = payload.get("double_review", False)
     if double_review is not False:
         if double_review is not True:
@@ -299,6 +276,35 @@ def parse_segmentation_plan(payload: object, text: str | None = None) -> Segment
         rejected=rejected,
         double_review=double_review,
         **provenance,
+    )
+
+
+def _parse_entries(payload: Mapping, adjudicated: bool, text: str | None) -> tuple[PlanEntry, ...]:
+    raw_entries = payload.get("entries")
+    if not isinstance(raw_entries, list):
+        raise PlanError("plan", "entries", f"must be a list, not {_kind(raw_entries)}")
+    if not raw_entries:
+        raise PlanError("plan", "entries", "is empty: a plan with no entries replays nothing")
+    entries = tuple(
+        _parse_entry(raw, index, adjudicated, text) for index, raw in enumerate(raw_entries)
+    )
+    _check_order_and_uniqueness(entries)
+    return entries
+
+
+def _parse_rejected(payload: Mapping, text: str | None) -> tuple[RecordedEntry, ...]:
+    if "rejected" not in payload:
+        raise PlanError(
+            "plan",
+            "rejected",
+            "is missing: an adjudicated plan lists its rejections, even none",
+        )
+    raw_rejected = payload["rejected"]
+    if not isinstance(raw_rejected, list):
+        raise PlanError("plan", "rejected", f"must be a list, not {_kind(raw_rejected)}")
+    return tuple(
+        _parse_record(raw, f"rejected record #{shown_number(index)}", REJECTED_DECISIONS, text)
+        for index, raw in enumerate(raw_rejected)
     )
 
 
@@ -438,34 +444,49 @@ def _parse_adjudication(
         raise PlanError(
             where, f"{name}.note", f"must be a string (may be empty), not {_kind(note)}"
         )
-
-    was = None
-    if decision == EDIT:
-        if "was" not in raw:
-            raise PlanError(where, f"{name}.was", "is missing: an edit records what it changed")
-        was = _parse_was(raw["was"], where, text)
-    elif "was" in raw:
-        raise PlanError(where, f"{name}.was", f"only an edit records old values, not {decision!r}")
-
-    merged: tuple[RecordedEntry, ...] = ()
-    if "merged" in raw:
-        raw_merged = raw["merged"]
-        if not isinstance(raw_merged, list) or not raw_merged:
-            raise PlanError(
-                where, f"{name}.merged", "must be a non-empty list (leave it out when none)"
-            )
-        merged = tuple(
-            _parse_record(
-                item,
-                f"{where} merged record #{shown_number(index)}",
-                MERGED_DECISIONS,
-                text,
-                container_span,
-            )
-            for index, item in enumerate(raw_merged)
-        )
+    was = _parse_edit_record(raw, decision, where, text)
+    merged = _parse_merged(raw, where, text, container_span)
     reviewers, curator = _parse_double_review(raw, where)
     return Adjudication(decision, by, at, note, was, merged, reviewers, curator)
+
+
+def _parse_edit_record(
+    raw: Mapping, decision: str, where: str, text: str | None
+) -> PriorValues | None:
+    """An edit's "was" (what it changed, as it was); refused on any other decision."""
+    if decision == EDIT:
+        if "was" not in raw:
+            raise PlanError(
+                where, "adjudication.was", "is missing: an edit records what it changed"
+            )
+        return _parse_was(raw["was"], where, text)
+    if "was" in raw:
+        raise PlanError(
+            where, "adjudication.was", f"only an edit records old values, not {decision!r}"
+        )
+    return None
+
+
+def _parse_merged(
+    raw: Mapping, where: str, text: str | None, container_span: tuple[int, int] | None
+) -> tuple[RecordedEntry, ...]:
+    if "merged" not in raw:
+        return ()
+    raw_merged = raw["merged"]
+    if not isinstance(raw_merged, list) or not raw_merged:
+        raise PlanError(
+            where, "adjudication.merged", "must be a non-empty list (leave it out when none)"
+        )
+    return tuple(
+        _parse_record(
+            item,
+            f"{where} merged record #{shown_number(index)}",
+            MERGED_DECISIONS,
+            text,
+            container_span,
+        )
+        for index, item in enumerate(raw_merged)
+    )
 
 
 def _parse_double_review(raw: Mapping, where: str) -> tuple[tuple[str, ...], str]:

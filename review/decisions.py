@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import CharField, F, Model, Q, QuerySet
-from django.db.models.functions import Cast
+from django.db.models import F, Model, Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from review.models import Decision, Entry, PathCollision, Plan
+from review.models import Decision
 
-FROZEN = "This plan is adjudicated and frozen: its entries can no longer change."
+if TYPE_CHECKING:
+    from review.models import Plan
+
+# Below the models, which refuse with them too; actions and views know them from here.
+from review.refusals import FROZEN as FROZEN
+from review.refusals import ActionRefused as ActionRefused
 
 
 class StaleVersion(Exception):
@@ -39,21 +44,13 @@ class StaleVersion(Exception):
         )
 
 
-class ActionRefused(ValueError):
-    """The action cannot be taken as asked; the message says what to do instead. Nothing
-    was changed."""
-
-
 # --- deciding ----------------------------------------------------------------------------
 
 
 def ensure_open(plan: Plan) -> None:
     """Refuse any change to a plan that is no longer open, saying why: adjudicated (frozen),
     or superseded by a newer revision (naming the plan to decide instead)."""
-    if plan.is_superseded:
-        raise ActionRefused(plan.superseded_reason())
-    if not plan.is_open:
-        raise ActionRefused(FROZEN)
+    plan.refuse_unless_open()
 
 
 def ensure_seen(obj: Model, expected_version: int) -> None:
@@ -73,13 +70,17 @@ def decide(
     changes: dict,
     note: str = "",
     undoes: Decision | None = None,
+    batch: str = "",
+    unlogged: dict | None = None,
 ) -> Decision:
     """Apply `changes` to `obj` if it is still at `expected_version`, and log it.
 
     Raises StaleVersion (and changes nothing) when the row has moved on. On success
     `obj` holds the new values and version, and the new log row is returned.
-    An entry's plan keeps its counters and path collisions in the same transaction
-    (`_entry_changes`), and an entry of a plan no longer open is refused there.
+    `unlogged` is stored by the same UPDATE but kept out of the log's before and after (a
+    plan's adjudicated payload: the export serves it, the log keeps to the status). What the
+    change does beyond its row, the row's model says in its hooks (`DecisionHooks`): an
+    entry's plan keeps its counters and path collisions there, in this transaction.
     """
     model = type(obj)
     with transaction.atomic():
@@ -87,19 +88,19 @@ def decide(
         # changed since, so `obj` already is the "before" picture: no need to read it again.
         seen = obj if obj.version == expected_version else model.objects.get(pk=obj.pk)
         before = snapshot(seen, changes)
-        moved_paths = _entry_changes(seen, changes) if isinstance(seen, Entry) else set()
+        was = copy.copy(seen)
+        seen.on_decision(_as_changed(seen, changes))
         matched = model.objects.filter(pk=obj.pk, version=expected_version).update(
-            version=F("version") + 1, **changes
+            version=F("version") + 1, **changes, **(unlogged or {})
         )
         if not matched:
             current = model.objects.get(pk=obj.pk)
             raise StaleVersion(current, latest_decision(current))
-        if moved_paths:
-            PathCollision.objects.refresh(moved_paths)
-        for name, value in changes.items():
+        for name, value in {**changes, **(unlogged or {})}.items():
             setattr(obj, name, value)
         obj.version = expected_version + 1
-        return record(
+        obj.after_decision(was)
+        return _record(
             actor=actor,
             action=action,
             obj=obj,
@@ -107,31 +108,16 @@ def decide(
             after=snapshot(obj, changes),
             note=note,
             undoes=undoes,
+            batch=batch,
         )
 
 
-def _entry_changes(entry: Entry, changes: dict) -> set[str]:
-    """What a change of `entry` does to its plan, in the decision's transaction and before
-    the entry's own UPDATE: the stored counters move by the difference. The counters' UPDATE
-    is one statement that also re-checks, on the plan's locked row as committed, that the
-    plan is still open (adjudication locks the plan before its entries, so the two take rows
-    in one order); if the entry's UPDATE then finds it stale, the transaction is undone.
-    Answers the paths whose collisions to check again once the entry is updated: those it
-    leaves or joins (rejected, un-rejected, or given another path)."""
-    changed = copy.copy(entry)
+def _as_changed(obj: Model, changes: dict) -> Model:
+    """A copy of `obj` with `changes` applied: the row as the decision will leave it."""
+    changed = copy.copy(obj)
     for name, value in changes.items():
         setattr(changed, name, value)
-    was, now = entry.tally, changed.tally
-    counts = Plan.objects.count_change(entry.plan_id, {key: now[key] - was[key] for key in now})
-    if counts is None:
-        # The plan is no longer open, as committed: say why as its page would.
-        ensure_open(Plan.objects.select_related("document").get(pk=entry.plan_id))
-        raise ActionRefused(FROZEN)
-    if Entry.plan.is_cached(entry):
-        entry.plan.set_counts(counts)
-    if (entry.path, entry.is_live) == (changed.path, changed.is_live):
-        return set()
-    return {entry.path, changed.path}
+    return changed
 
 
 def decided_by(actor, note: str) -> dict:
@@ -148,6 +134,7 @@ def record_decision(
     actor,
     expected_version: int,
     note: str,
+    batch: str = "",
 ) -> Decision:
     """Set `field` to `value` with who decided it, when, and their note, as one decision."""
     return decide(
@@ -157,10 +144,30 @@ def record_decision(
         action=action,
         changes={field: value, **decided_by(actor, note)},
         note=note,
+        batch=batch,
     )
 
 
-def record(
+def record_made(
+    obj: Model, *, actor, action: str, after: dict, before: dict | None = None, note: str = ""
+) -> Decision:
+    """Log the making of `obj`, which the caller has just stored in its own transaction (a
+    review copy, a carried entry): no version to check, since nobody saw it before. `before`
+    is what an undo would put back (a carried entry: as proposed), when there is one."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("record_made logs a row stored in the caller's transaction")
+    return _record(actor=actor, action=action, obj=obj, before=before or {}, after=after, note=note)
+
+
+def delete_logged(obj: Model, *, actor, action: str, before: dict, after: dict) -> Decision:
+    """Delete `obj` (a lease a lead ends) and log it, in one transaction."""
+    with transaction.atomic():
+        decision = _record(actor=actor, action=action, obj=obj, before=before, after=after)
+        type(obj).objects.filter(pk=obj.pk).delete()
+    return decision
+
+
+def _record(
     *,
     actor,
     action: str,
@@ -169,9 +176,9 @@ def record(
     after: dict,
     note: str = "",
     undoes: Decision | None = None,
+    batch: str = "",
 ) -> Decision:
-    """Append one row to the decision log. `decide` calls this; so does any change
-    the caller makes itself, inside its own transaction."""
+    """Append one row to the decision log: the one place that does."""
     return Decision.objects.create(
         actor=actor if getattr(actor, "pk", None) else None,
         actor_name=getattr(actor, "username", "") or str(actor or "system"),
@@ -182,6 +189,7 @@ def record(
         after=after,
         note=note,
         undoes=undoes,
+        batch=batch,
         at=timezone.now(),
     )
 
@@ -238,28 +246,13 @@ def decisions_since(since=None, after: Decision | None = None) -> QuerySet[Decis
 
 def decisions_on_plan(plan: Plan) -> QuerySet[Decision]:
     """Every decision on the plan and on its entries, newest first."""
-    return Decision.objects.filter(
-        Q(object_type="plan", object_id=str(plan.pk))
-        | Q(object_type="entry", object_id__in=_entry_keys(plan))
-    ).order_by("-at", "-pk")
+    return Decision.objects.on_plan(plan).order_by("-at", "-pk")
 
 
 def undoable_entry_ids(plan: Plan, undo_action: str = "entry.undo") -> set[int]:
     """Entries with a decision that an undo would take back; one query for the whole plan."""
-    keys = undoable(
-        Decision.objects.filter(object_type="entry", object_id__in=_entry_keys(plan)),
-        undo_action,
-    ).values_list("object_id", flat=True)
-    return {int(key) for key in keys.distinct()}
-
-
-def _entry_keys(plan: Plan):
-    """Entry ids of a plan as the decision log stores them (text), as a subquery."""
-    return (
-        Entry.objects.filter(plan=plan)
-        .annotate(key=Cast("pk", output_field=CharField()))
-        .values("key")
-    )
+    keys = undoable(Decision.objects.on_plan_entries(plan), undo_action)
+    return {int(key) for key in keys.values_list("object_id", flat=True).distinct()}
 
 
 def undoable(decisions: QuerySet[Decision], undo_action: str) -> QuerySet[Decision]:

@@ -13,6 +13,11 @@ row triggers; its instances are small.
 
 Installed by migration 0009 and again after every `migrate` (see `ReviewConfig.ready`): on
 SQLite, a later migration that remakes a table drops its triggers with it.
+
+A plan's counters are not kept this way: they move with a decision, whose hook
+(`Entry.on_decision`) updates the plan's row before the entry's, which is also the locked
+re-check that the plan is still open; a trigger on the entry would take the entry's row
+first, the opposite order to adjudication's (plan, then entries).
 """
 
 from __future__ import annotations

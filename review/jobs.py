@@ -1,8 +1,9 @@
 """Long work in the background: a Job row per piece of work, run by the task worker.
 
-A job calls the same adapter function the inline path calls, with a progress callback that
-records on the row how far it has come; the page and `GET /api/jobs/{id}` read that row. The
-input is kept on the row, so a failed job can be run again with exactly what was sent.
+A job calls the same action the inline path calls, with a progress callback that records on
+the row how far it has come, as the person who started it (whose role the door that started it
+asked: `Accepted`); the page and `GET /api/jobs/{id}` read that row. The input is kept on the
+row, so a failed job can be run again with exactly what was sent.
 Which inputs go to the background is `runs_in_background`'s to say (settings JOB_INLINE_*).
 
 A worker that dies (killed, out of memory, the machine restarted) cannot say so, and its job
@@ -28,12 +29,11 @@ from django.utils import timezone
 from django_tasks import task
 from pypdf import PdfReader
 
-from review.adapters.answers import import_answers
-from review.adapters.cases import import_cases
+from review.actions.documents import Accepted, propose_document
+from review.actions.imports import import_answers, import_cases
 from review.adapters.decision_log import decision_log_lines
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, count_lines
-from review.adapters.plans import propose_document
 from review.models import Job, JobOutputPart
 
 # At most this often a running job writes its progress, so a long import is not one UPDATE
@@ -238,16 +238,17 @@ def _propose(job: Job, progress: _Progress) -> dict:
         bytes(job.input_data),
         max_segment_chars=job.options.get("max_segment_chars", 0),
         path_prefix=job.options.get("path_prefix", ""),
-        actor=job.created_by,
+        actor=Accepted(job.created_by),
         on_page=progress,
     )
     return {"plan": plan.pk, "entries": plan.entries.count()}
 
 
-def _import(adapter):
+def _import(action):
     def run(job: Job, progress: _Progress) -> dict:
-        result = adapter(
+        result = action(
             bytes(job.input_data),
+            actor=Accepted(job.created_by),
             skip_invalid=job.options.get("skip_invalid", False),
             on_line=progress,
         )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import give_opinion, undo_opinion
-from review.decisions import ActionRefused, ensure_seen, record_decision
+from review.actions.reviews import decide_outcome, undo_opinion
+from review.decisions import ActionRefused, ensure_seen
 from review.models import Answer, Decision
 
 
@@ -41,20 +41,8 @@ def decide_answer(
     ensure_seen(answer, expected_version)
     if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
-    # Under double review the decision is one opinion of two (or the curator's).
-    opinion = give_opinion(
+    return decide_outcome(
         answer,
-        action.state,
-        prefix="answer",
-        actor=actor,
-        expected_version=expected_version,
-        note=note.strip(),
-    )
-    if opinion is not None:
-        return opinion
-    return record_decision(
-        answer,
-        "state",
         action.state,
         action=f"answer.{name}",
         actor=actor,

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from review.actions.reviews import give_opinion, undo_opinion
+from review.actions.reviews import decide_outcome, undo_opinion
 from review.decisions import (
     ActionRefused,
     ensure_seen,
-    record_decision,
 )
 from review.models import Case, Decision
 
@@ -47,20 +46,8 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     ensure_seen(case, expected_version)
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
-    # Under double review the verdict is one opinion of two (or the curator's).
-    opinion = give_opinion(
+    return decide_outcome(
         case,
-        action.verdict,
-        prefix="case",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
-    )
-    if opinion is not None:
-        return opinion
-    return record_decision(
-        case,
-        "verdict",
         action.verdict,
         action=f"case.{name}",
         actor=actor,

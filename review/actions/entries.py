@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from grounding.anchors import PLACED, Anchor, make_anchor
+from grounding.anchors import PLACED, make_anchor
 from grounding.paragraphs import (
     Boundary,
     is_paragraph_end,
@@ -17,7 +17,6 @@ from grounding.paragraphs import (
     nearest_paragraph_ends,
     nearest_paragraph_starts,
 )
-from grounding.placement import proposed_span_now
 from grounding.segmentation import PROPOSED_MARKER, PlanError, parse_segmentation_plan
 from review.decisions import (
     ActionRefused,
@@ -76,36 +75,6 @@ class BoundaryOffer(ActionRefused):
 # --- what the actions ask ---------------------------------------------------------------------
 
 
-def proposed_span(entry: Entry, text: str | None = None) -> tuple[int, int] | None:
-    """Where the proposed entry lies in the stored text (`grounding.placement`'s rule); None
-    for an entry with no proposal. An accept keeps this span."""
-    proposed = entry.proposed or {}
-    if "span" not in proposed:
-        return None
-    span = tuple(proposed["span"])
-    if not proposed.get("anchor"):
-        return span
-    text = entry.plan.document_text if text is None else text
-    return proposed_span_now(text, span, Anchor.from_dict(proposed["anchor"]))
-
-
-def differs_from_proposal(
-    entry: Entry, *, title: str | None = None, path: str | None = None, span=None, text=None
-) -> bool:
-    """Whether the entry (or the given new values) differs from what was proposed: such an
-    entry is kept as an edit, never as an accept, or the export would drop the change."""
-    proposed = entry.proposed or {}
-    title = entry.title if title is None else title
-    path = entry.path if path is None else path
-    span = (entry.span_start, entry.span_end) if span is None else tuple(span)
-    if proposed.get("title", title) != title or proposed.get("path", path) != path:
-        return True
-    # The common case needs no text: the entry still has the span it was proposed with.
-    if "span" not in proposed or tuple(proposed["span"]) == span:
-        return False
-    return proposed_span(entry, text) != span
-
-
 def undo_target(entry: Entry) -> Decision | None:
     """The latest decision on `entry` that an undo would take back."""
     return last_undoable(entry, UNDO)
@@ -132,7 +101,16 @@ def _following(entry: Entry) -> Entry | None:
 # --- keeping the plan open --------------------------------------------------------------------
 
 
-def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version: int, note: str):
+def _set_state(
+    entry: Entry,
+    state: str,
+    *,
+    action: str,
+    actor,
+    expected_version: int,
+    note: str,
+    batch: str = "",
+):
     return record_decision(
         entry,
         "state",
@@ -141,40 +119,29 @@ def _set_state(entry: Entry, state: str, *, action: str, actor, expected_version
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 
 def state_refusal(entry: Entry, state: str) -> str | None:
-    """Why `entry` cannot be rejected or merged beside its neighbours as they are now (None
-    when it can): nothing may stay merged into a rejected entry, and a merge needs a kept entry
-    before it."""
-    if state == State.REJECTED:
-        following = _following(entry)
-        if following is not None and following.state == State.MERGED:
-            return (
-                f"“{following.title}” is merged into this entry; "
-                "undo that merge before rejecting it."
-            )
-    if state == State.MERGED:
-        previous = _previous(entry)
-        if previous is None:
-            return "The first entry has no entry before it to merge into."
-        if previous.state == State.REJECTED:
-            return (
-                f"The entry before this one (“{previous.title}”) is rejected; "
-                "a merge needs a kept entry to join."
-            )
-    return None
+    """`Entry.refusal_for`, reading only the neighbour that `state` is refused beside."""
+    previous = _previous(entry) if state == State.MERGED else None
+    following = _following(entry) if state == State.REJECTED else None
+    return entry.refusal_for(state, previous, following)
 
 
 # --- the actions ------------------------------------------------------------------------------
 
 
-def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
+def accept_entry(
+    entry: Entry, *, actor, expected_version: int, note: str = "", batch: str = ""
+) -> Decision:
+    """Accept `entry` as proposed (an edit when it differs from the proposal); `batch` names
+    the accept-all it is one of."""
     ensure_open(entry.plan)
     ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
-    state = State.EDITED if differs_from_proposal(entry) else State.ACCEPTED
+    state = State.EDITED if entry.differs_from_proposal() else State.ACCEPTED
     if entry.state == state:
         raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
     return _set_state(
@@ -184,6 +151,7 @@ def accept_entry(entry: Entry, *, actor, expected_version: int, note: str = "") 
         actor=actor,
         expected_version=expected_version,
         note=note,
+        batch=batch,
     )
 
 
@@ -349,31 +317,10 @@ def edit_entry(
     if not request.keep_boundaries:
         _offer_boundaries(entry, text, start, end)
 
-    changes: dict = {}
-    if title != entry.title:
-        changes["title"] = title
-    if path != entry.path:
-        changes["path"] = path
-    if (start, end) != (entry.span_start, entry.span_end):
-        changes["span_start"], changes["span_end"] = start, end
-    # Whoever edits an entry has looked at its span, so the anchor is re-made from the text
-    # there: that also settles a fuzzy, ambiguous or orphaned anchor.
-    anchor = make_anchor(text, start, end).to_dict()
-    changes.update({name: value for name, value in anchor.items() if getattr(entry, name) != value})
-    if entry.anchor_status not in PLACED or entry.anchor_score != 1.0:
-        changes.update(anchor_status=AnchorStatus.EXACT, anchor_score=1.0)
+    changes = _edit_changes(entry, text, title, path, (start, end))
     if not changes and entry.state in Entry.KEPT_STATES:
         raise EditRefused({"form": ["Nothing changed: change the title, the path or a boundary."]})
-
-    if state in (State.REJECTED, State.MERGED):
-        refusal = state_refusal(entry, state)
-        if refusal:
-            raise EditRefused({"state": [refusal]})
-    elif state is None or state in Entry.KEPT_STATES:
-        edited = differs_from_proposal(entry, title=title, path=path, span=(start, end), text=text)
-        state = State.EDITED if edited else State.ACCEPTED
-    else:
-        raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})
+    state = _edited_state(entry, state, text, title, path, (start, end))
     note = request.note if note is None else note
     changes.update(state=state, **decided_by(actor, note))
     return decide(
@@ -384,6 +331,41 @@ def edit_entry(
         changes=changes,
         note=note,
     )
+
+
+def _edit_changes(entry: Entry, text: str, title: str, path: str, span: tuple[int, int]) -> dict:
+    """What an edit changes of `entry`: its title, path and span as asked, and the anchor."""
+    start, end = span
+    changes: dict = {}
+    if title != entry.title:
+        changes["title"] = title
+    if path != entry.path:
+        changes["path"] = path
+    if span != (entry.span_start, entry.span_end):
+        changes["span_start"], changes["span_end"] = start, end
+    # Whoever edits an entry has looked at its span, so the anchor is re-made from the text
+    # there: that also settles a fuzzy, ambiguous or orphaned anchor.
+    anchor = make_anchor(text, start, end).to_dict()
+    changes.update({name: value for name, value in anchor.items() if getattr(entry, name) != value})
+    if entry.anchor_status not in PLACED or entry.anchor_score != 1.0:
+        changes.update(anchor_status=AnchorStatus.EXACT, anchor_score=1.0)
+    return changes
+
+
+def _edited_state(
+    entry: Entry, state: str | None, text: str, title: str, path: str, span: tuple[int, int]
+) -> str:
+    """The state an edit leaves `entry` in: kept (edited, or accepted when that is what was
+    proposed), or the rejected or merged state a curator gave, if its neighbours allow it."""
+    if state in (State.REJECTED, State.MERGED):
+        refusal = state_refusal(entry, state)
+        if refusal:
+            raise EditRefused({"state": [refusal]})
+        return state
+    if state is None or state in Entry.KEPT_STATES:
+        edited = entry.differs_from_proposal(title=title, path=path, span=span, text=text)
+        return State.EDITED if edited else State.ACCEPTED
+    raise EditRefused({"state": [f"An edited entry is kept, rejected or merged, not {state}."]})
 
 
 def _offer_boundaries(entry: Entry, text: str, start: int, end: int) -> None:

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from review.actions import plan_reviews
 from review.actions.reviews import needing_review_by, review_stages
-from review.decisions import ActionRefused, decisions_on, record
+from review.decisions import ActionRefused, decisions_on, delete_logged
 from review.models import Answer, Case, Decision, Lease, Plan, Presence
 from review.permissions import (
     can_curate,
@@ -269,18 +269,13 @@ def release_for_holder(lease: Lease, *, actor) -> Decision:
     Logged, since it takes work out of a person's hands."""
     if not can_lead(actor):
         raise ActionRefused("Only leads and staff may release another reviewer's lease.")
-    with transaction.atomic():
-        before = {
-            "queue": lease.queue,
-            "item_id": lease.item_id,
-            "holder": lease.holder.username,
-            "taken_at": lease.taken_at.isoformat(),
-        }
-        decision = record(
-            actor=actor, action=RELEASE, obj=lease, before=before, after={"holder": None}
-        )
-        Lease.objects.filter(pk=lease.pk).delete()
-    return decision
+    before = {
+        "queue": lease.queue,
+        "item_id": lease.item_id,
+        "holder": lease.holder.username,
+        "taken_at": lease.taken_at.isoformat(),
+    }
+    return delete_logged(lease, actor=actor, action=RELEASE, before=before, after={"holder": None})
 
 
 def lead_release_of(queue: str, item_id: int, user, lease_id: int) -> Decision | None:

@@ -11,7 +11,6 @@ latest decision is an agreement or a curation), and its payload says "double_rev
 from __future__ import annotations
 
 import contextlib
-import json
 
 from django.db import transaction
 from django.db.models import Case as DbCase
@@ -28,12 +27,12 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce
 
-from grounding.review_policy import drawn_for_second_opinion
 from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
+from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import entries_stored
-from review.decisions import ActionRefused, decide, decided_by, record, undoable
-from review.models import Decision, Entry, Plan, ReviewPolicy
+from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
+from review.models import Decision, Entry, Plan
 from review.permissions import can_curate, can_decide_plans
 
 # What two editors must agree on for an entry to be settled.
@@ -67,49 +66,13 @@ COPY_FIELDS = (
 )
 
 
-def is_double_reviewed(plan: Plan, entries=None) -> bool:
-    """Whether two editors review `plan`: once a copy exists, always; otherwise as its
-    queue's policy says (a drawn share of plans, or any entry of a listed rule). Read from
-    `Plan.objects.with_review_policy()` when the plan came that way (the plan page counts its
-    queries), else in one query (`Plan.review_facts`); `entries`, when loaded already, spares
-    reading the rules."""
-    if plan.is_review_copy:
-        return False
-    facts = plan.__dict__ if "policy_mode" in plan.__dict__ else plan.review_facts()
-    if facts.get("has_review_copies"):
-        return True
-    if facts.get("policy_mode") != ReviewPolicy.Mode.DOUBLE or not plan.is_open:
-        return False
-    listed = facts["policy_rules"] or []
-    if isinstance(listed, str):  # a JSON column read through a subquery may come back as text
-        listed = json.loads(listed)
-    if listed:
-        entries = plan.entries.only("rules") if entries is None else entries
-        if any(rule in listed for entry in entries for rule in entry.rules or []):
-            return True
-    return drawn_for_second_opinion(
-        f"plan-{plan.pk}",
-        seed=facts["policy_seed"] or "",
-        percent=facts["policy_share_percent"] or 0,
-    )
-
-
-REVIEW_FACTS = (
-    "has_review_copies",
-    "policy_mode",
-    "policy_share_percent",
-    "policy_seed",
-    "policy_rules",
-)
-
-
 def open_review_copy(plan: Plan, *, actor) -> Plan:
     """The editor's own copy of `plan`, made the first time they ask; two editors at most."""
     if plan.is_superseded:
         raise ActionRefused(plan.superseded_reason())
     if not plan.is_open:
         raise ActionRefused("This plan is already adjudicated.")
-    if not is_double_reviewed(plan):
+    if not plan.is_double_reviewed():
         raise ActionRefused("This plan is reviewed by one editor: decide it on its own page.")
     with transaction.atomic():
         copies = list(Plan.objects.select_for_update().filter(review_of=plan))
@@ -134,13 +97,7 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             for entry in plan.entries.order_by("position")
         )
         entries_stored(copy, {entry.path for entry in entries})
-        record(
-            actor=actor,
-            action="plan.review_copy",
-            obj=copy,
-            before={},
-            after={"review_of": plan.pk},
-        )
+        record_made(copy, actor=actor, action="plan.review_copy", after={"review_of": plan.pk})
     return copy
 
 
@@ -183,17 +140,11 @@ def plans_in_curation_for(user) -> QuerySet[Plan]:
     return plans_needing_review_by(user).filter(submitted_n=2, mine=False)
 
 
-def in_curation(plan: Plan) -> bool:
-    """Both copies are in and the plan is still open: a curator settles it."""
-    submitted = plan.review_copies.filter(status=Plan.Status.ADJUDICATED)
-    return plan.is_open and not plan.is_review_copy and submitted.count() == 2
-
-
 def plan_to_hold(plan: Plan, user) -> Plan:
     """What a queue's lease holds when `plan` is handed to `user`: under double review, the
     editor's own copy (made now for a first or second review); otherwise (single review, or a
     plan to curate) the plan itself."""
-    if can_decide_plans(user) and not in_curation(plan) and is_double_reviewed(plan):
+    if can_decide_plans(user) and not plan.in_curation and plan.is_double_reviewed():
         return open_review_copy(plan, actor=user)
     return plan
 
@@ -369,11 +320,28 @@ def _settle(entry: Entry, source: Entry, *, actor, action: str, note: str, expec
     )
 
 
+def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+    """Freeze `plan` (`actions.plans.do_adjudicate_plan`), whoever reviews it: a
+    double-reviewed plan only from entries two reviewers (or a curator) settled, its payload
+    naming them; and an editor's review copy, once handed in, settles with the other editor's
+    the entries they agree on. Every door adjudicates through this."""
+    do_adjudicate_plan(
+        plan, actor=actor, expected_version=expected_version, reviews_of=_reviews_if_double
+    )
+    plan.refresh_from_db()
+    if plan.is_review_copy:
+        # One editor's review is in; with the other's, their agreements settle the plan.
+        settle_agreements(plan.review_of, actor=actor)
+    return plan
+
+
+def _reviews_if_double(plan: Plan) -> dict | None:
+    return entry_reviews(plan) if plan.is_double_reviewed() else None
+
+
 def _adjudicate_when_settled(plan: Plan, *, actor) -> None:
     """The plan is adjudicated once every entry is settled; a plan the entries cannot make
     (a merge into a rejected entry, say) stays open, and its page says why."""
-    from review.actions.plans import adjudicate_plan
-
     plan.refresh_from_db()
     if not plan.is_open or plan.entries.filter(state=Entry.State.PROPOSED).exists():
         return

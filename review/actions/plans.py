@@ -1,17 +1,17 @@
 """What an editor does to a plan as a whole: accept every proposed entry of one rule, and
-adjudicate (freeze) the plan once every entry is decided; and what storing a newer revision
-does to the plans of the one before (supersede them)."""
+freeze the plan once every entry is decided (`do_adjudicate_plan`; what double review adds
+to it, `actions.plan_reviews.adjudicate_plan` says)."""
 
 from __future__ import annotations
 
 import json
 import re
 import uuid
+from collections.abc import Callable
 
 from django.db import transaction
 from django.utils import timezone
 
-from review.actions import plan_reviews
 from review.actions.entries import UNDO, accept_entry, undo_entry
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import adjudicated_payload
@@ -63,14 +63,17 @@ def accept_rule(
             "without looking at each."
         )
     decisions = []
-    # The one note of the whole batch: what its undo looks for in the log.
-    note = Decision.RULE_BATCH_NOTE.format(rule=rule, batch=uuid.uuid4().hex[:10])
+    # One batch for the whole accept-all: what its undo looks for in the log.
+    note, batch = Decision.RULE_BATCH_NOTE.format(rule=rule), uuid.uuid4().hex[:10]
     with transaction.atomic():
         for entry in rule_candidates(plan, rule):
             if entry.pk in versions:
                 entry.plan = plan
+                version = versions[entry.pk]
                 decisions.append(
-                    accept_entry(entry, actor=actor, expected_version=versions[entry.pk], note=note)
+                    accept_entry(
+                        entry, actor=actor, expected_version=version, note=note, batch=batch
+                    )
                 )
     if not decisions:
         raise ActionRefused(f"No proposed entry of {rule} is left to accept.")
@@ -90,9 +93,7 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
         raise ActionRefused("That is not an accept-all batch.")
     ensure_open(plan)
     accepts = list(
-        undoable(decisions_on_plan(plan), UNDO).filter(
-            action="entry.accept", note__endswith=f"(batch {batch})"
-        )
+        undoable(decisions_on_plan(plan), UNDO).filter(action="entry.accept", batch=batch)
     )
     if not accepts:
         raise ActionRefused("Nothing of that accept-all is left to undo.")
@@ -116,10 +117,39 @@ def undo_accept_rule(plan: Plan, batch: str, *, actor) -> list[Decision]:
     return undone
 
 
-def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
+def check_adjudicable(plan: Plan, entries: list[Entry], expected_version: int):
+    """The plan's `Blockers` when nothing stands in the way of adjudicating it as the person
+    saw it; otherwise refuses (PlanNotAdjudicable, or StaleVersion when someone else
+    adjudicated it since). Writes nothing."""
+    # Superseded, whatever version the page showed: the answer is the plan to go to.
+    if plan.is_superseded:
+        raise PlanNotAdjudicable(plan.superseded_reason())
+    # Adjudicated by someone else since the page was drawn: their decision, a conflict.
+    ensure_seen(plan, expected_version)
+    if not plan.is_open:
+        raise PlanNotAdjudicable(
+            f"plan {plan.pk} is already adjudicated (by {plan.adjudicated_by} at "
+            f"{plan.adjudicated_at:%Y-%m-%d %H:%M})",
+            blockers=plan.blockers(entries),
+        )
+    blockers = plan.blockers(entries)
+    if blockers.problems():
+        raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
+    return blockers
+
+
+def do_adjudicate_plan(
+    plan: Plan,
+    *,
+    actor,
+    expected_version: int,
+    reviews_of: Callable[[Plan], dict | None] = lambda plan: None,
+) -> None:
     """Freeze `plan`: status adjudicated, the adjudicated payload stored, "plan.adjudicate"
     logged. Refuses (PlanNotAdjudicable) while anything blocks it (`Plan.blockers`);
-    StaleVersion when the plan moved on."""
+    StaleVersion when the plan moved on. `reviews_of(plan)`, asked with the plan's rows
+    locked, names each entry's reviewers for the payload (None: one editor decided it).
+    Takes the plan's row lock, then its entries'; the caller does no more than that."""
     with transaction.atomic():
         # Hold the rows still while the payload is made from them: the plan first, as every
         # decision on an entry does (its counters), so that the two never wait on each other.
@@ -127,25 +157,9 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
             Plan.objects.select_for_update(of=("self",)).select_related("document").get(pk=plan.pk)
         )
         entries = list(Entry.objects.select_for_update().filter(plan=plan).order_by("position"))
-        # Superseded, whatever version the page showed: the answer is the plan to go to.
-        if current.is_superseded:
-            raise PlanNotAdjudicable(current.superseded_reason())
-        # Adjudicated by someone else since the page was drawn: their decision, a conflict.
-        ensure_seen(current, expected_version)
-        if not current.is_open:
-            raise PlanNotAdjudicable(
-                f"plan {plan.pk} is already adjudicated (by {current.adjudicated_by} at "
-                f"{current.adjudicated_at:%Y-%m-%d %H:%M})",
-                blockers=current.blockers(entries),
-            )
-        blockers = current.blockers(entries)
-        if blockers.problems():
-            raise PlanNotAdjudicable(blockers.problems(), blockers.undecided, blockers)
-        # Double review: only from entries two reviewers (or a curator) settled.
-        double = plan_reviews.is_double_reviewed(current)
-        reviews = plan_reviews.entry_reviews(current) if double else None
+        blockers = check_adjudicable(current, entries, expected_version)
         try:
-            payload = adjudicated_payload(current, entries, reviews)
+            payload = adjudicated_payload(current, entries, reviews_of(current))
         except PlanNotAdjudicable as refused:
             # grounding's reason, with the counts for the plan's page beside it.
             raise PlanNotAdjudicable(refused.problems, blockers=blockers or None) from refused
@@ -159,14 +173,9 @@ def adjudicate_plan(plan: Plan, *, actor, expected_version: int) -> Plan:
                 "adjudicated_by": actor,
                 "adjudicated_at": timezone.now(),
             },
+            # The log's before and after keep to the status; the payload is what
+            # export_plan serves.
+            unlogged={
+                "adjudicated_payload": json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+            },
         )
-        # The payload belongs to the same decision (same transaction); the log's before
-        # and after keep to the status, the payload itself is what export_plan serves.
-        Plan.objects.filter(pk=plan.pk).update(
-            adjudicated_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-        )
-    plan.refresh_from_db()
-    if plan.is_review_copy:
-        # One editor's review is in; with the other's, their agreements settle the plan.
-        plan_reviews.settle_agreements(plan.review_of, actor=actor)
-    return plan

@@ -14,7 +14,15 @@ from django.db.models import Model, Q, QuerySet
 from grounding.evidence import REASON_DESCRIPTIONS
 from grounding.propose import RULE_DESCRIPTIONS
 from grounding.review_policy import MAX_SEED_CHARS, PolicyError, drawn_for_second_opinion
-from review.decisions import ActionRefused, decide, decided_by, last_undoable, undo_latest
+from review.decisions import (
+    ActionRefused,
+    decide,
+    decided_by,
+    last_undoable,
+    object_type_of,
+    record_decision,
+    undo_latest,
+)
 from review.models import Answer, Case, Decision, Entry, ReviewPolicy, SecondOpinions
 from review.permissions import can_curate
 
@@ -67,6 +75,29 @@ def set_policy(
     """Change a queue's review policy, logged as "policy.set". Only staff."""
     if not actor.is_staff:
         raise ActionRefused("Only staff set review policies.")
+    check_policy(queue, mode, share_percent, seed, reasons, rules)
+    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
+    return decide(
+        policy,
+        expected_version=expected_version,
+        actor=actor,
+        action="policy.set",
+        changes={
+            "mode": mode,
+            "share_percent": share_percent,
+            "seed": seed[:MAX_SEED_CHARS],
+            "reasons": sorted(set(reasons)),
+            "rules": sorted(set(rules)),
+            "on_overturn": on_overturn,
+            **decided_by(actor, note.strip()),
+        },
+        note=note.strip(),
+    )
+
+
+def check_policy(queue: str, mode: str, share_percent: int, seed: str, reasons, rules) -> None:
+    """Refuse (ActionRefused) a policy that could not work as set: an unknown queue or mode,
+    a share or seed the draw refuses, or a condition nobody can meet. Writes nothing."""
     if queue not in Queue.values:
         raise ActionRefused(
             f"There is no queue {queue!r}; the queues are {', '.join(Queue.values)}."
@@ -92,23 +123,6 @@ def set_policy(
                 # "" is a rationale the validator passed: named in words, not as an empty code.
                 + (", and '' for a rationale that passed." if "" in known else ".")
             )
-    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
-    return decide(
-        policy,
-        expected_version=expected_version,
-        actor=actor,
-        action="policy.set",
-        changes={
-            "mode": mode,
-            "share_percent": share_percent,
-            "seed": seed[:MAX_SEED_CHARS],
-            "reasons": sorted(set(reasons)),
-            "rules": sorted(set(rules)),
-            "on_overturn": on_overturn,
-            **decided_by(actor, note.strip()),
-        },
-        note=note.strip(),
-    )
 
 
 def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
@@ -127,7 +141,7 @@ def asks_for_two(policy: ReviewPolicy, item: Model, opinion: str) -> bool:
 def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
     """Before anyone decides `item`: whether its policy will ask a second reviewer whatever
     the first opinion is, and the one first opinion that would be checked anyway (the
-    overturn, when the policy checks overturns; "" if none). What `give_opinion` will do,
+    overturn, when the policy checks overturns; "" if none). What `do_give_opinion` will do,
     said before the verdict rather than after it."""
     policy = policy_for(queue_of(item))
     if not policy.is_double or item.outcome != item.UNDECIDED:
@@ -138,7 +152,45 @@ def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
 # --- opinions ------------------------------------------------------------------------------
 
 
-def give_opinion(
+def decide_outcome(
+    item: SecondOpinions, value: str, *, action: str, actor, expected_version: int, note: str
+) -> Decision:
+    """Decide `item`'s outcome (a case's verdict, an answer's state) as `value`: under double
+    review as one opinion of two, or the curator's (`do_give_opinion`, its log's actions named
+    for the item: "case.first_opinion"); otherwise as one person's decision, logged `action`."""
+    if is_one_of_two_opinions(item, value):
+        return do_give_opinion(
+            item,
+            value,
+            prefix=object_type_of(item),
+            actor=actor,
+            expected_version=expected_version,
+            note=note,
+        )
+    return record_decision(
+        item,
+        item.OUTCOME_FIELD,
+        value,
+        action=action,
+        actor=actor,
+        expected_version=expected_version,
+        note=note,
+    )
+
+
+def is_one_of_two_opinions(item: SecondOpinions, opinion: str) -> bool:
+    """Whether deciding `opinion` on `item` now is an opinion of a double review (first,
+    second, or the curator's: `do_give_opinion`) rather than one person's decision, as it
+    always was. Writes nothing."""
+    if item.review_stage != item.SINGLE:
+        return True
+    # Changing a decision made before the policy asked for two stays one person's change.
+    return item.outcome == item.UNDECIDED and asks_for_two(
+        policy_for(queue_of(item)), item, opinion
+    )
+
+
+def do_give_opinion(
     item: SecondOpinions,
     opinion: str,
     *,
@@ -146,17 +198,11 @@ def give_opinion(
     actor,
     expected_version: int,
     note: str,
-) -> Decision | None:
-    """Record `opinion` as the first or second opinion, or as the curator's decision, when
-    the item is under double review; None when it is not, and the caller decides as one
-    person always did. `prefix` names the log's actions ("case" gives "case.first_opinion")."""
+) -> Decision:
+    """Record `opinion` as the first or second opinion, or as the curator's decision, of an
+    item under double review (`is_one_of_two_opinions` said so). `prefix` names the log's
+    actions ("case" gives "case.first_opinion")."""
     stage = item.review_stage
-    if stage == item.SINGLE and (
-        # Changing a decision made before the policy asked for two stays one person's change.
-        item.outcome != item.UNDECIDED
-        or not asks_for_two(policy_for(queue_of(item)), item, opinion)
-    ):
-        return None
     changes: dict
     if stage == item.SINGLE:
         action = "first_opinion"

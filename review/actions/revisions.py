@@ -19,7 +19,7 @@ from review.adapters.revisions import (
     plan_to_carry,
     store_revision,
 )
-from review.decisions import decide, record
+from review.decisions import decide, record_made
 from review.models import Decision, Document, Entry, Lease, Plan
 
 CARRY = "entry.carry"
@@ -63,10 +63,10 @@ def _record_carry(row: CarriedRow, revision: Document, actor) -> Decision:
     came_from = f"revision {source['revision']} (plan {source['plan']}, entry #{source['number']})"
     if kept is not None:
         came_from += f": decision {kept.pk}, {kept.action} by {kept.actor_name}"
-    return record(
+    return record_made(
+        entry,
         actor=actor,
         action=CARRY,
-        obj=entry,
         # What an undo puts back: the entry as proposed on this revision.
         before={
             "state": Entry.State.PROPOSED,

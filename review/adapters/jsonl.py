@@ -320,44 +320,15 @@ def import_lines(
     them first (`check_line_count`) refuses it before anything is read.
     """
     bad = _BadLines(keep_raw=skip_invalid)
-    # The one thing kept per line of the file: where each identifier first stood.
-    first_seen: dict[str, int] = {}
-    seen_any = False
     max_lines = settings.REVIEW_MAX_IMPORT_LINES if max_lines is None else max_lines
     result = ImportResult()
-    pending = _Pending()
+    checked = _CheckedLines(parse, identify, kind, bad)
     store = _BatchStore(model, kind, identify, prepare, write, result, bad)
     with transaction.atomic():
-        for line in read_lines(lines):
-            if line.number > max_lines:
-                raise too_many_lines(max_lines)
-            seen_any = True
-            if on_line is not None:
-                on_line(line.number)
-            if line.problems:
-                bad.add(line, list(line.problems))
-                continue
-            try:
-                record = parse(line.value)
-            except LineProblems as exc:
-                bad.add(line, exc.problems)
-                continue
-            identifier = identify(record)
-            if identifier in first_seen:
-                bad.add(
-                    line,
-                    [f"{kind} {identifier!r} is already on line {first_seen[identifier]}"],
-                )
-                continue
-            first_seen[identifier] = line.number
-            # The hash is of the value as parsed; the value itself is not kept past here.
-            pending.add(replace(line, value=None), record, content_sha256(line.value))
-            if pending.full():
-                store.flush(pending, writing=skip_invalid or not bad)
-                pending = _Pending()
-        if not seen_any:
+        for batch in checked.batches(read_lines(lines), max_lines, on_line):
+            store.flush(batch, writing=skip_invalid or not bad)
+        if not checked.seen_any:
             raise ImportRefused("the file has no lines")
-        store.flush(pending, writing=skip_invalid or not bad)
         ordered = [bad[number] for number in sorted(bad)]
         if ordered and not skip_invalid:
             raise ImportRefused(
@@ -369,6 +340,56 @@ def import_lines(
             )
     result.rejected = [(line.number, line.raw, "; ".join(problems)) for line, problems in ordered]
     return result
+
+
+class _CheckedLines:
+    """Checks each line alone and against the lines before it (an identifier twice in one
+    file is a bad line), noting each bad one in `bad`."""
+
+    def __init__(self, parse, identify, kind, bad) -> None:
+        self.parse, self.identify, self.kind, self.bad = parse, identify, kind, bad
+        # The one thing kept per line of the file: where each identifier first stood.
+        self.first_seen: dict[str, int] = {}
+        self.seen_any = False
+
+    def record(self, line: Line) -> Any | None:
+        """The line's record (`parse` makes none that is None), or None for a bad line."""
+        self.seen_any = True
+        if line.problems:
+            self.bad.add(line, list(line.problems))
+            return None
+        try:
+            record = self.parse(line.value)
+        except LineProblems as exc:
+            self.bad.add(line, exc.problems)
+            return None
+        identifier = self.identify(record)
+        if identifier in self.first_seen:
+            first = self.first_seen[identifier]
+            self.bad.add(line, [f"{self.kind} {identifier!r} is already on line {first}"])
+            return None
+        self.first_seen[identifier] = line.number
+        return record
+
+    def batches(
+        self, lines: Iterable[Line], max_lines: int, on_line: LineProgress | None
+    ) -> Iterator[_Pending]:
+        """The good lines' records, a batch at a time: each full one, then the rest."""
+        pending = _Pending()
+        for line in lines:
+            if line.number > max_lines:
+                raise too_many_lines(max_lines)
+            if on_line is not None:
+                on_line(line.number)
+            record = self.record(line)
+            if record is None:
+                continue
+            # The hash is of the value as parsed; the value itself is not kept past here.
+            pending.add(replace(line, value=None), record, content_sha256(line.value))
+            if pending.full():
+                yield pending
+                pending = _Pending()
+        yield pending
 
 
 class _BatchStore:

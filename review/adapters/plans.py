@@ -14,7 +14,7 @@ ambiguously or not at all must be confirmed or edited by a person before the pla
 adjudicated.
 
 Out: `adjudicated_payload` is the payload `grounding.adjudication.adjudicate` makes from the
-decided rows (`review.actions.plans.adjudicate_plan` freezes it on the plan, as a decision).
+decided rows (`review.actions.plan_reviews.adjudicate_plan` freezes it on the plan, as a decision).
 `export_plan` returns that frozen payload and nothing else: an open plan is refused, naming
 the entries still undecided (or, when all are decided, saying it awaits adjudication), so
 what leaves the app is always what someone signed off.
@@ -199,31 +199,7 @@ def _store_plan(
     if existing is not None:
         existing.created = False
         return existing
-    latest = document.latest_revision()
-    if latest.pk != document.pk:
-        # Its plan would be superseded before anyone reviewed it.
-        raise ImportRefused(
-            f"{document.label} has a newer revision, {latest.label} (document {latest.pk}): "
-            "propose or import the plan on that one"
-        )
-    same_text = (
-        payload.get("extractor_id") == document.extractor_id
-        and payload.get("extractor_version") == document.extractor_version
-    )
-    try:
-        plan = parse_segmentation_plan(payload, document.text if same_text else None)
-    except PlanError as error:
-        raise ImportRefused(str(error)) from error
-    if plan.adjudicated:
-        raise ImportRefused(
-            "this plan is already adjudicated; import the proposal (entries marked "
-            f"{PROPOSED_MARKER}) and decide it here"
-        )
-    if plan.source_sha256 != document.sha256:
-        raise ImportRefused(
-            f"this plan is for other bytes: its source_sha256 does not match {document.name}"
-        )
-    _check_fits_columns(plan)
+    plan = _plan_for(document, payload)
     if actor is not None and getattr(actor, "username", ""):
         options = {**options, "submitted_by": actor.username}
     row = Plan.objects.create(
@@ -250,6 +226,37 @@ def _store_plan(
     entries_stored(row, {entry.path for entry in plan.entries})
     row.created = True
     return row
+
+
+def _plan_for(document: Document, payload: dict) -> SegmentationPlan:
+    """The payload as a plan `document` may take: on its latest revision, for its bytes, not
+    adjudicated elsewhere, every value fitting its column; ImportRefused otherwise."""
+    latest = document.latest_revision()
+    if latest.pk != document.pk:
+        # Its plan would be superseded before anyone reviewed it.
+        raise ImportRefused(
+            f"{document.label} has a newer revision, {latest.label} (document {latest.pk}): "
+            "propose or import the plan on that one"
+        )
+    same_text = (
+        payload.get("extractor_id") == document.extractor_id
+        and payload.get("extractor_version") == document.extractor_version
+    )
+    try:
+        plan = parse_segmentation_plan(payload, document.text if same_text else None)
+    except PlanError as error:
+        raise ImportRefused(str(error)) from error
+    if plan.adjudicated:
+        raise ImportRefused(
+            "this plan is already adjudicated; import the proposal (entries marked "
+            f"{PROPOSED_MARKER}) and decide it here"
+        )
+    if plan.source_sha256 != document.sha256:
+        raise ImportRefused(
+            f"this plan is for other bytes: its source_sha256 does not match {document.name}"
+        )
+    _check_fits_columns(plan)
+    return plan
 
 
 def entries_stored(plan: Plan, paths: set[str]) -> None:

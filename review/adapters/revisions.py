@@ -95,26 +95,53 @@ def carried_plan(
     back with the earlier decision each one may keep; nothing is decided here. No plan when
     nothing is left to carry or propose (the whole text was replaced by text with no
     structure): a plan of no entries is no plan."""
-    old_text, new_text = plan.document.text, revision.text
     old_entries = list(plan.entries.select_related("decided_by").order_by("position"))
     carrying = carry_plan(
-        old_text,
-        new_text,
+        plan.document.text,
+        revision.text,
         [Anchor(entry.quote, entry.prefix, entry.suffix) for entry in old_entries],
         [(entry.span_start, entry.span_end) for entry in old_entries],
         _proposals(plan, revision),
         [entry.path for entry in old_entries],
     )
-    latest = _latest_decisions(old_entries)
-    paths = {old_entries[item.source].path for item in carrying.entries if item.source is not None}
-    raw_entries, rows = [], []
-    for position, item in enumerate(carrying.entries):
-        old = old_entries[item.source] if item.source is not None else None
-        raw = _raw_entry(item, old, new_text, paths)
-        raw_entries.append(raw)
-        rows.append(_row(position, item, old, raw, latest, rows, plan))
+    raw_entries, rows = _carried_rows(plan, revision, old_entries, carrying.entries)
     if not rows:
         return None, []
+    payload = _carried_payload(plan, revision, raw_entries)
+    row = Plan.objects.create(
+        document=revision,
+        source_sha256=revision.sha256,
+        extractor_id=revision.extractor_id,
+        extractor_version=revision.extractor_version,
+        proposed_by=plan.proposed_by,
+        options=_carried_options(plan, uploader, [old_entries[i] for i in carrying.gone]),
+        original_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n",
+        carried_from=plan,
+    )
+    for carried in rows:
+        carried.entry.plan = row
+    Entry.objects.bulk_create([carried.entry for carried in rows])
+    entries_stored(row, {carried.entry.path for carried in rows})
+    return row, rows
+
+
+def _carried_rows(
+    plan: Plan, revision: Document, old_entries: list[Entry], carried: list[CarriedEntry]
+) -> tuple[list[dict], list[CarriedRow]]:
+    """The carried plan's payload entries and rows, in its order."""
+    latest = _latest_decisions(old_entries)
+    paths = {old_entries[item.source].path for item in carried if item.source is not None}
+    raw_entries, rows = [], []
+    for position, item in enumerate(carried):
+        old = old_entries[item.source] if item.source is not None else None
+        raw = _raw_entry(item, old, revision.text, paths)
+        raw_entries.append(raw)
+        rows.append(_row(position, item, old, raw, latest, rows, plan))
+    return raw_entries, rows
+
+
+def _carried_payload(plan: Plan, revision: Document, raw_entries: list[dict]) -> dict:
+    """The carried plan as a proposal for `revision`'s bytes, checked as any plan is."""
     payload = {
         "source_sha256": revision.sha256,
         "extractor_id": revision.extractor_id,
@@ -124,37 +151,26 @@ def carried_plan(
         "entries": raw_entries,
     }
     try:
-        parse_segmentation_plan(payload, new_text)
+        parse_segmentation_plan(payload, revision.text)
     except PlanError as error:
         raise ImportRefused(
             f"the carried plan is not a plan for {revision.label}: {error}"
         ) from error
-    gone = [
-        {"entry": old_entries[index].pk, "path": old_entries[index].path,
-         "title": old_entries[index].title, "state": old_entries[index].state}
-        for index in carrying.gone
-    ]  # fmt: skip
+    return payload
+
+
+def _carried_options(plan: Plan, uploader, gone: list[Entry]) -> dict:
+    """The earlier plan's proposer options, who carried it, and the entries left behind."""
     options = {
         key: plan.options[key]
         for key in ("max_segment_chars", "path_prefix")
         if key in plan.options
     }
-    options |= {"carried_by": getattr(uploader, "username", ""), "gone": gone}
-    row = Plan.objects.create(
-        document=revision,
-        source_sha256=revision.sha256,
-        extractor_id=revision.extractor_id,
-        extractor_version=revision.extractor_version,
-        proposed_by=plan.proposed_by,
-        options=options,
-        original_payload=json.dumps(payload, ensure_ascii=False, indent=2) + "\n",
-        carried_from=plan,
-    )
-    for carried in rows:
-        carried.entry.plan = row
-    Entry.objects.bulk_create([carried.entry for carried in rows])
-    entries_stored(row, {carried.entry.path for carried in rows})
-    return row, rows
+    gone_rows = [
+        {"entry": entry.pk, "path": entry.path, "title": entry.title, "state": entry.state}
+        for entry in gone
+    ]
+    return options | {"carried_by": getattr(uploader, "username", ""), "gone": gone_rows}
 
 
 def _proposals(plan: Plan, revision: Document) -> list[PlanEntry]:

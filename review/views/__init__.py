@@ -1,4 +1,5 @@
-"""Server-rendered pages, one module per area. Each module ends with its `urlpatterns`."""
+"""Server-rendered pages, one module per page or area; every route is in `review/urls.py`,
+and each view asks its model's `get_<model>_for_user` helper for what it draws."""
 
 from django.http import HttpRequest
 from django_htmx.middleware import HtmxDetails

@@ -24,7 +24,7 @@ from review.actions.leases import with_holders
 from review.decisions import decisions_on
 from review.markdown import render_markdown
 from review.models import SEARCH_CONFIG, Answer, AnswerReference, Lease
-from review.permissions import can_curate, can_decide_answers, can_lead
+from review.permissions import can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -111,27 +111,17 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
 # --- One answer --------------------------------------------------------------------
 
 
-def _get_answer_for_user(request: HttpRequest, pk: int) -> Answer:
-    # Every signed-in person may read an answer; deciding is checked separately.
-    return get_object_or_404(
+def get_answer_for_user(
+    request: HttpRequest, pk: int, *, decide: bool = False, undo: bool = False
+) -> Answer:
+    """The answer `pk` as `request.user` may read it (404 otherwise), or decide it with
+    `decide`, or take a step of it back with `undo` (403 otherwise: `Answer.decidable_by`)."""
+    answer = get_object_or_404(
         Answer.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
     )
-
-
-def _get_answer_for_decision(request: HttpRequest, pk: int) -> Answer:
-    answer = _get_answer_for_user(request, pk)
-    curating = can_curate(request.user) and answer.review_stage == Answer.IN_CURATION
-    if not (can_decide_answers(request.user) or curating):
-        raise PermissionDenied("Only editors may publish or withdraw answers.")
-    return answer
-
-
-def _get_answer_for_undo(request: HttpRequest, pk: int) -> Answer:
-    """As for a decision; and under double review a curator may take back any step of it
-    (`actions.reviews.undo_opinion` says whose)."""
-    answer = _get_answer_for_user(request, pk)
-    curating = can_curate(request.user) and answer.review_stage != Answer.SINGLE
-    if not (can_decide_answers(request.user) or curating):
+    if not answer.visible_to(request.user):
+        raise Http404("No such answer.")
+    if (decide or undo) and not answer.decidable_by(request.user, undoing=undo):
         raise PermissionDenied("Only editors may publish or withdraw answers.")
     return answer
 
@@ -139,7 +129,7 @@ def _get_answer_for_undo(request: HttpRequest, pk: int) -> Answer:
 @require_GET
 @never_cache  # Back must not show an item as it was before a decision on it
 def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    answer = _get_answer_for_user(request, pk)
+    answer = get_answer_for_user(request, pk)
     context = (
         _answer_context(request, answer)
         | presence_strip(Lease.Queue.ANSWERS, answer.pk)
@@ -208,7 +198,7 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
 def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     if action not in STATE_ACTIONS:
         raise Http404("No such action.")
-    answer = _get_answer_for_decision(request, pk)
+    answer = get_answer_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
     response = respond_to_decision(
         request,
@@ -223,7 +213,7 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    answer = _get_answer_for_undo(request, pk)
+    answer = get_answer_for_user(request, pk, undo=True)
     response = respond_to_decision(
         request,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),
@@ -242,7 +232,7 @@ def _decision_response(
     refused=None,
     decision=None,
 ) -> HttpResponse:
-    answer = _get_answer_for_user(request, answer.pk)
+    answer = get_answer_for_user(request, answer.pk)
     extra = panel_outcome(request, stale=stale, refused=refused)
     if request.htmx:
         context = {"answer": answer, **_decision_context(request, answer), **extra}

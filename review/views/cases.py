@@ -22,7 +22,7 @@ from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
-from review.permissions import can_curate, can_decide_cases, can_lead
+from review.permissions import can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -132,27 +132,17 @@ def _reason_counts(counts: dict[str, int]) -> list[dict]:
 # --- One case --------------------------------------------------------------------
 
 
-def _get_case_for_user(request: HttpRequest, pk: int) -> Case:
-    # Every signed-in person may read a case; deciding is checked separately.
-    return get_object_or_404(
+def get_case_for_user(
+    request: HttpRequest, pk: int, *, decide: bool = False, undo: bool = False
+) -> Case:
+    """The case `pk` as `request.user` may read it (404 otherwise), or decide it with
+    `decide`, or take a step of it back with `undo` (403 otherwise: `Case.decidable_by`)."""
+    case = get_object_or_404(
         Case.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
     )
-
-
-def _get_case_for_decision(request: HttpRequest, pk: int) -> Case:
-    case = _get_case_for_user(request, pk)
-    curating = can_curate(request.user) and case.review_stage == Case.IN_CURATION
-    if not (can_decide_cases(request.user) or curating):
-        raise PermissionDenied("Only moderators may decide cases.")
-    return case
-
-
-def _get_case_for_undo(request: HttpRequest, pk: int) -> Case:
-    """As for a decision; and under double review a curator may take back any step of it
-    (`actions.reviews.undo_opinion` says whose)."""
-    case = _get_case_for_user(request, pk)
-    curating = can_curate(request.user) and case.review_stage != Case.SINGLE
-    if not (can_decide_cases(request.user) or curating):
+    if not case.visible_to(request.user):
+        raise Http404("No such case.")
+    if (decide or undo) and not case.decidable_by(request.user, undoing=undo):
         raise PermissionDenied("Only moderators may decide cases.")
     return case
 
@@ -160,7 +150,7 @@ def _get_case_for_undo(request: HttpRequest, pk: int) -> Case:
 @require_GET
 @never_cache  # Back must not show an item as it was before a decision on it
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = _get_case_for_user(request, pk)
+    case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
         "seen": case.version,
         **presence_strip(Lease.Queue.CASES, case.pk),
@@ -232,7 +222,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     name = action.replace("-", "_")
     if name not in VERDICT_ACTIONS:
         raise Http404("No such action.")
-    case = _get_case_for_decision(request, pk)
+    case = get_case_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
     response = respond_to_decision(
         request,
@@ -247,7 +237,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = _get_case_for_undo(request, pk)
+    case = get_case_for_user(request, pk, undo=True)
     response = respond_to_decision(
         request,
         lambda version: undo_case(case, actor=request.user, expected_version=version),
@@ -260,7 +250,7 @@ def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _verdict_response(
     request: HtmxHttpRequest, case: Case, *, status: int, stale=None, refused=None, decision=None
 ) -> HttpResponse:
-    case = _get_case_for_user(request, case.pk)  # fresh, with who decided
+    case = get_case_for_user(request, case.pk)  # fresh, with who decided
     extra = panel_outcome(request, stale=stale, refused=refused)
     if request.htmx:
         context = {"case": case, **_verdict_context(request, case), **extra}
@@ -276,7 +266,7 @@ def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int
     """When someone else gave a verdict since version `seen`: the badge, and a notice beside
     the panel, out of band. The panel itself stays as it is, with the note being typed; its
     buttons still carry the version seen, so deciding meets the other verdict as a 409."""
-    case = _get_case_for_user(request, pk)
+    case = get_case_for_user(request, pk)
     if not seen.isdigit() or int(seen) >= case.version:
         return "", case.version
     latest = latest_decision(case)

@@ -69,69 +69,86 @@ def share_bars(
     return _svg(chart_id, title, width, height, [*bars, *_axis(axis_y, mark, 0, axis_y)])
 
 
+# The weekly chart's frame: its size, and where the plot sits in it.
+LINES_WIDTH, LINES_HEIGHT, LINES_LEFT, LINES_TOP, LINES_PLOT_HEIGHT = 640, 220, 40, 10, 160
+
+
 def weekly_lines(
     chart_id: str, title: str, weeks: Sequence[str], series: Sequence[tuple[str, list]]
 ) -> SafeString:
     """One line per series of weekly shares (None where nothing was counted that week)."""
-    width, height, left, top, plot_h = 640, 220, 40, 10, 160
-    step = (width - left - 20) / max(1, len(weeks) - 1)
-    parts = []
-    for share in TICKS:
-        y = top + plot_h * (1 - share)
-        parts.append(
-            format_html(
-                '<line class="chart-grid" x1="{}" x2="{}" y1="{}" y2="{}"></line>'
-                '<text class="chart-tick" x="4" y="{}">{}</text>',
-                left,
-                width - 10,
-                y,
-                y,
-                y + 4,
-                _percent(share),
-            )
-        )
+    step = (LINES_WIDTH - LINES_LEFT - 20) / max(1, len(weeks) - 1)
+    parts = _share_grid()
     for number, (name, shares) in enumerate(series):
-        points = [
-            (left + index * step, top + plot_h * (1 - share))
-            for index, share in enumerate(shares)
-            if share is not None
-        ]
-        if points:
-            path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-            parts.append(
-                format_html(
-                    '<polyline class="chart-line chart-series-{}" points="{}"></polyline>',
-                    number,
-                    path,
-                )
-            )
-            parts.append(
-                format_html_join(
-                    "",
-                    '<circle class="chart-point chart-series-{}" cx="{}" cy="{}" r="3"></circle>',
-                    ((number, f"{x:.1f}", f"{y:.1f}") for x, y in points),
-                )
-            )
-        parts.append(
-            format_html(
-                '<text class="chart-legend chart-series-{}" x="{}" y="{}">■ {}</text>',
-                number,
-                left + number * 200,
-                height - 6,
-                name,
-            )
-        )
+        parts.extend(_series_line(number, name, shares, step))
     for index, week in enumerate(weeks):
         if index % max(1, len(weeks) // 6) == 0:
             parts.append(
                 format_html(
                     '<text class="chart-tick" x="{}" y="{}">{}</text>',
-                    left + index * step - 16,
-                    top + plot_h + 16,
+                    LINES_LEFT + index * step - 16,
+                    LINES_TOP + LINES_PLOT_HEIGHT + 16,
                     week[5:],
                 )
             )
-    return _svg(chart_id, title, width, height, parts)
+    return _svg(chart_id, title, LINES_WIDTH, LINES_HEIGHT, parts)
+
+
+def _share_y(share: float) -> float:
+    return LINES_TOP + LINES_PLOT_HEIGHT * (1 - share)
+
+
+def _share_grid() -> list:
+    """The weekly chart's lines across at each tick, with their shares."""
+    return [
+        format_html(
+            '<line class="chart-grid" x1="{}" x2="{}" y1="{}" y2="{}"></line>'
+            '<text class="chart-tick" x="4" y="{}">{}</text>',
+            LINES_LEFT,
+            LINES_WIDTH - 10,
+            _share_y(share),
+            _share_y(share),
+            _share_y(share) + 4,
+            _percent(share),
+        )
+        for share in TICKS
+    ]
+
+
+def _series_line(number: int, name: str, shares: list, step: float) -> list:
+    """One series: its line and points (where a week counted anything), and its legend."""
+    parts = []
+    points = [
+        (LINES_LEFT + index * step, _share_y(share))
+        for index, share in enumerate(shares)
+        if share is not None
+    ]
+    if points:
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        parts.append(
+            format_html(
+                '<polyline class="chart-line chart-series-{}" points="{}"></polyline>',
+                number,
+                path,
+            )
+        )
+        parts.append(
+            format_html_join(
+                "",
+                '<circle class="chart-point chart-series-{}" cx="{}" cy="{}" r="3"></circle>',
+                ((number, f"{x:.1f}", f"{y:.1f}") for x, y in points),
+            )
+        )
+    parts.append(
+        format_html(
+            '<text class="chart-legend chart-series-{}" x="{}" y="{}">■ {}</text>',
+            number,
+            LINES_LEFT + number * 200,
+            LINES_HEIGHT - 6,
+            name,
+        )
+    )
+    return parts
 
 
 def _svg(chart_id: str, title: str, width: int, height: int, parts: list) -> SafeString:

@@ -13,8 +13,9 @@ from collections.abc import Callable
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 
-from review.decisions import ActionRefused, StaleVersion, object_type_of
-from review.models import ConflictMet, Decision
+from review.actions.reviewers import do_note_conflict
+from review.decisions import ActionRefused, StaleVersion
+from review.models import Decision
 from review.views import HtmxHttpRequest
 
 NO_VERSION = "The form did not say which version you saw; reload the page."
@@ -37,20 +38,13 @@ def respond_to_decision(
     try:
         decision = act(version)
     except StaleVersion as stale:
-        note_conflict(request.user, stale)
+        do_note_conflict(request.user, stale)
         return redraw(status=409, stale=stale)
     except ActionRefused as refused:
         return redraw(status=422, refused=refused)
     if request.htmx:
         return redraw(status=200, decision=decision)
     return redirect(done_url())
-
-
-def note_conflict(user, stale: StaleVersion) -> None:
-    """Count the 409 for the progress page."""
-    ConflictMet.objects.create(
-        user=user, object_type=object_type_of(stale.current), object_id=str(stale.current.pk)
-    )
 
 
 def panel_outcome(request: HtmxHttpRequest, *, stale=None, refused=None) -> dict:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,32 +25,20 @@ from review.actions.entries import (
     neighbours,
     undo_target,
 )
-from review.actions.plan_reviews import is_double_reviewed
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
 from review.models import COUNTER_KEYS, Decision, Entry, counter_column
-from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
 from review.views.deciding import respond_to_decision
-from review.views.plan import PLAN_TEMPLATE, entry_url, get_plan_for_user, plan_page, row_context
-from review.views.presenters import EntryRow, Region, region
-
-
-def _get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
-    """An entry of plan `pk` that the user may decide (403 otherwise, 404 if not there)."""
-    if not can_decide_plans(request.user):
-        raise PermissionDenied("Only editors decide plan entries.")
-    # Not the document: a decision that moves no boundary never reads its text.
-    entries = Entry.objects.select_related("plan").defer(
-        "plan__original_payload", "plan__adjudicated_payload"
-    )
-    entry = get_object_or_404(entries, pk=entry_pk, plan_id=pk)
-    # Double review: a copy is decided by its reviewer alone, the plan itself only in copies.
-    if entry.plan.is_review_copy and entry.plan.reviewer_id != request.user.pk:
-        raise Http404("No such entry.")
-    if is_double_reviewed(entry.plan):
-        raise PermissionDenied("This plan is double-reviewed: decide it in your own copy.")
-    return entry
+from review.views.plan import plan_page
+from review.views.plan_context import (
+    PLAN_TEMPLATE,
+    entry_url,
+    get_entry_for_user,
+    get_plan_for_user,
+    row_context,
+)
+from review.views.presenters import EntryRow, PlanUrls, Region, region
 
 
 @require_POST
@@ -59,7 +46,7 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
     act = ENTRY_ACTIONS.get(action)
     if act is None:
         raise Http404(f"No entry action {action!r}.")
-    entry = _get_entry_for_user(request, pk, entry_pk)
+    entry = get_entry_for_user(request, pk, entry_pk)
     note = request.POST.get("note", "").strip()
     return respond_to_decision(
         request,
@@ -95,7 +82,7 @@ def entry_row(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
-    entry = _get_entry_for_user(request, pk, entry_pk)
+    entry = get_entry_for_user(request, pk, entry_pk)
     text_length = len(entry.plan.document_text)
     if request.method == "GET":
         return _edit_form(request, entry, EntryEditForm(entry, text_length))
@@ -175,7 +162,8 @@ def _redraw(
         )
         return HttpResponse(html, status=status)
     if status == 409:
-        context = row_context(request, plan) | {"entry": entry, "latest": conflict}
+        context = row_context(request, plan)
+        context |= {"entry": EntryRow(entry, context["urls"]), "latest": conflict}
         return render(request, "review/plans/conflict.html", context, status=409)
     return plan_page(request, plan, refusal=message, current=entry.pk, status=422)
 
@@ -209,9 +197,9 @@ def _entry_fragments(
     joined = Entry.objects.select_related("decided_by").joined_by(entry) if merge_changed else None
     if joined is not None:
         joined.plan = plan
-        context["joined"] = _row(request, joined, context["entries_url"])
+        context["joined"] = _row(request, joined, context["urls"])
     context |= {
-        "entry": _row(request, entry, context["entries_url"], undoable=undoable),
+        "entry": _row(request, entry, context["urls"], undoable=undoable),
         "message": message,
         "conflict": conflict,
         "counts": plan.counts,
@@ -219,11 +207,11 @@ def _entry_fragments(
         "oob_row": oob_row,
     }
     if spans_moved:
-        context |= _regions_around(entry, context["entries_url"])
+        context |= _regions_around(entry, context["urls"])
     return render_to_string("review/plans/entry_changed.html", context, request)
 
 
-def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None) -> EntryRow:
+def _row(request: HttpRequest, entry: Entry, urls: PlanUrls, *, undoable=None) -> EntryRow:
     """One entry's row as a fragment draws it: who decided, its undo (asking the log when
     `undoable` is None), and its text with what is merged into it."""
     if undoable is None:
@@ -234,7 +222,7 @@ def _row(request: HttpRequest, entry: Entry, entries_url: str, *, undoable=None)
         decider = user.username if entry.decided_by_id == user.pk else entry.decided_by.username
     return EntryRow(
         entry,
-        entries_url,
+        urls,
         decider=decider,
         undoable=undoable,
         # Only a doubtful anchor shows the text at its span beside what it quoted.
@@ -249,7 +237,7 @@ def changes_a_merge(decision: Decision) -> bool:
     return Entry.State.MERGED in states
 
 
-def _regions_around(entry: Entry, entries_url: str) -> dict:
+def _regions_around(entry: Entry, urls: PlanUrls) -> dict:
     """The entry's region and the one before it (or the lead), whose uncovered text changed."""
     text = entry.plan.document_text
     previous, following = neighbours(entry)
@@ -259,7 +247,7 @@ def _regions_around(entry: Entry, entries_url: str) -> dict:
     if previous is None:
         regions["lead"] = Region(None, gap=text[: entry.span_start])
     else:
-        regions["previous"] = EntryRow(previous, entries_url)
+        regions["previous"] = EntryRow(previous, urls)
         regions["previous_region"] = region(
             previous, text, previous.span_start, previous.span_end, entry.span_start
         )
@@ -271,7 +259,7 @@ def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) 
     choices = nearby_boundaries(entry, text)
     context = row_context(request, entry.plan)
     context |= {
-        "entry": EntryRow(entry, context["entries_url"]),
+        "entry": EntryRow(entry, context["urls"]),
         "form": form,
         "offers": offers or {},
         "start_choices": choices.get("start", []),

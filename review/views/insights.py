@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from grounding.agreement import BOOTSTRAP_RESAMPLES
+from grounding.ledger import Confusion
 from review.agreement import agreement
-from review.insights import Filters, insights, rule_names
+from review.insights import Filters, Insights, insights, rule_names
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
@@ -25,10 +26,6 @@ def insights_page(request: HttpRequest) -> HttpResponse:
     filters = Filters.from_query(request.GET)
     figures = insights(filters)
     people = agreement()
-    labels = [week.start.isoformat() for week in figures.weeks]
-    confusion = figures.validator.confusion
-    listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
-    case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
     context = {
         "figures": figures,
         "people": people,
@@ -36,16 +33,33 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         # whether the record is within human noise.
         "rule_agreement": {group.name: group.kappa for group in people.plans.by_rule},
         "reason_agreement": {group.name: group.kappa for group in people.cases.by_reason},
-        "disagreements": [
-            (side, case_id, reverse("case", args=[case_pks[case_id]]))
-            for side, ids in (
-                ("Flagged, but upheld", confusion.flagged_but_upheld),
-                ("Passed, but not upheld", confusion.unflagged_but_not_upheld),
-            )
-            for case_id in ids
-            if case_id in case_pks
-        ],
+        "disagreements": _disagreements(figures.validator.confusion),
         "filters": filters,
+        **_narrowing_choices(filters),
+        "resamples": BOOTSTRAP_RESAMPLES,
+        **_charts(figures),
+    }
+    return render(request, "review/insights.html", context)
+
+
+def _disagreements(confusion: Confusion) -> list[tuple[str, str, str]]:
+    """The cases where the validator and the verdict differ: which way, the case, its page."""
+    listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
+    case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
+    return [
+        (side, case_id, reverse("case", args=[case_pks[case_id]]))
+        for side, ids in (
+            ("Flagged, but upheld", confusion.flagged_but_upheld),
+            ("Passed, but not upheld", confusion.unflagged_but_not_upheld),
+        )
+        for case_id in ids
+        if case_id in case_pks
+    ]
+
+
+def _narrowing_choices(filters: Filters) -> dict:
+    """What the form offers to narrow the figures to."""
+    return {
         "documents": [
             (document.pk, document.label)
             for document in Document.objects.only("pk", "name", "revision").order_by(
@@ -58,7 +72,12 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         .values_list("model", flat=True)
         .distinct(),
         "rules": _rule_choices(filters),
-        "resamples": BOOTSTRAP_RESAMPLES,
+    }
+
+
+def _charts(figures: Insights) -> dict:
+    labels = [week.start.isoformat() for week in figures.weeks]
+    return {
         "rules_chart": share_bars(
             "rules-chart",
             "Share of each rule's decided entries accepted as proposed, with 95 % intervals",
@@ -82,7 +101,6 @@ def insights_page(request: HttpRequest) -> HttpResponse:
             ],
         ),
     }
-    return render(request, "review/insights.html", context)
 
 
 def _rule_choices(filters: Filters) -> list[str]:

@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 
-from review.actions import leases, plan_reviews
+from review.actions import leases
 from review.decisions import decisions_by, last_undoable
 from review.models import Answer, Case, Lease, Plan, ReviewerSettings, SecondOpinions
 from review.views import HtmxHttpRequest
@@ -26,7 +26,7 @@ def item_url(queue: str, item_id: int) -> str:
     """The page of a held item; a plan handed to be curated opens on its curation page."""
     if queue == Queue.PLANS:
         plan = Plan.objects.filter(pk=item_id).first()
-        if plan is not None and plan_reviews.in_curation(plan):
+        if plan is not None and plan.in_curation:
             return reverse("plan-curation", args=[item_id])
     return reverse(ITEM_PAGES[queue], args=[item_id])
 

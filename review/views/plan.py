@@ -11,25 +11,23 @@ from pathlib import PurePath
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grounding.segmentation import shown_number
-from review.actions.plan_reviews import is_double_reviewed
+from review.actions.plan_reviews import adjudicate_plan
 from review.actions.plans import (
     accept_rule,
-    adjudicate_plan,
     rule_batch,
     rule_candidates,
     undo_accept_rule,
 )
+from review.actions.reviewers import do_note_conflict
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import (
@@ -40,14 +38,15 @@ from review.decisions import (
 )
 from review.insights import rule_record
 from review.models import Decision, Entry, Lease, Plan, PlanCounts, merged_ends
-from review.permissions import can_decide_plans
 from review.views import plan_reviews
-from review.views.deciding import NO_VERSION, note_conflict
+from review.views.deciding import NO_VERSION
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import after_deciding, presence_strip
+from review.views.plan_context import PLAN_TEMPLATE, get_plan_for_user, plan_url, row_context
 from review.views.presenters import (
     ENTRY_CHUNK,
     EntryRow,
+    PlanUrls,
     document_chunks,
     document_regions,
     entry_chunks,
@@ -55,47 +54,7 @@ from review.views.presenters import (
 )
 from review.views.streaming import streamed_page
 
-PLAN_TEMPLATE = "review/plans/plan.html"
 HISTORY_PER_PAGE = 100
-
-
-def get_plan_for_user(request: HttpRequest, pk: int, *, decide: bool = False) -> Plan:
-    if decide and not can_decide_plans(request.user):
-        raise PermissionDenied("Only editors decide plans.")
-    plans = (
-        Plan.objects.select_related("document", "adjudicated_by")
-        .defer("document__data", "original_payload", "adjudicated_payload")
-        .with_review_policy()
-    )
-    plan = get_object_or_404(plans, pk=pk)
-    # Double review: a copy is its reviewer's alone; the plan itself is decided in copies.
-    if plan.is_review_copy and not plan_reviews.may_see_copy(request.user, plan):
-        raise Http404("No such plan.")
-    if decide and plan.is_review_copy and plan.reviewer_id != request.user.pk:
-        raise PermissionDenied("Only its reviewer decides a review copy.")
-    if decide and is_double_reviewed(plan):
-        raise PermissionDenied("This plan is double-reviewed: decide it in your own copy.")
-    return plan
-
-
-def plan_url(plan_id: int) -> str:
-    return reverse("plan", args=[plan_id])
-
-
-def entry_url(entry: Entry) -> str:
-    return f"{plan_url(entry.plan_id)}?entry={entry.pk}#entry-{entry.pk}"
-
-
-def row_context(request: HttpRequest, plan: Plan) -> dict:
-    """What every row and region needs to know about the plan and the person looking."""
-    url = plan_url(plan.pk)
-    return {
-        "plan": plan,
-        "can_decide": can_decide_plans(request.user),
-        "plan_open": plan.is_open,
-        "entries_url": f"{url}entries/",
-        "plan_url": url,
-    }
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -122,7 +81,7 @@ def plan_page(
     entries = list(plan.entries.defer("proposed").order_by("position"))
     context = row_context(request, plan)
     text = plan.document.text
-    rows = _entry_rows(plan, entries, context["entries_url"], text)
+    rows = _entry_rows(plan, entries, context["urls"], text)
     lead, regions = document_regions(text, entries)
     filters = {name: request.GET.get(name, "") for name in ("state", "rule", "anchor")}
     pairs = list(zip(rows, regions, strict=True))
@@ -161,7 +120,7 @@ def plan_page(
 def _entry_rows(
     plan: Plan,
     entries: list[Entry],
-    entries_url: str,
+    urls: PlanUrls,
     text: str,
     *,
     first: int = 1,
@@ -178,7 +137,7 @@ def _entry_rows(
     return [
         EntryRow(
             entry,
-            entries_url,
+            urls,
             number=number,
             decider=deciders.get(entry.decided_by_id, ""),
             undoable=entry.pk in undoable,
@@ -207,7 +166,7 @@ def plan_entry_list(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     rows = _entry_rows(
         plan,
         entries,
-        context["entries_url"],
+        context["urls"],
         plan.document.text,
         first=start + 1,
         more_after=len(entries) == ENTRY_CHUNK,
@@ -281,7 +240,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
                 unvalidated_confirmed=request.POST.get("unvalidated") == "1",
             )
         except StaleVersion as stale:
-            note_conflict(request.user, stale)
+            do_note_conflict(request.user, stale)
             status = 409
             problem = (
                 f"“{stale.current.title}” was changed by "
@@ -356,8 +315,8 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
-        note_conflict(request.user, stale)
-        context = {"plan": stale.current, "latest": stale.latest, "plan_url": plan_url(plan.pk)}
+        do_note_conflict(request.user, stale)
+        context = {"plan": stale.current, "latest": stale.latest, "urls": PlanUrls(plan.pk)}
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
         if refused.blockers:

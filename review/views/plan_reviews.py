@@ -19,7 +19,6 @@ from review.actions.plan_reviews import (
     curate_entry,
     curate_entry_edit,
     differing_entries,
-    is_double_reviewed,
     open_review_copy,
     review_copies,
     settlements,
@@ -34,19 +33,11 @@ from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import superseded_notice
 
 
-def may_see_copy(user, copy: Plan) -> bool:
-    """Each editor sees only their own review; curators and staff once both are in."""
-    if copy.reviewer_id == user.pk:
-        return True
-    submitted = [other for other in review_copies(copy.review_of) if other.is_adjudicated]
-    return (user.is_staff or can_curate(user)) and len(submitted) == 2
-
-
 def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
     """What the plan page says about double review, for `plan` and the person looking."""
     if plan.is_review_copy:
         return {"review_copy": True}
-    if not is_double_reviewed(plan, entries):
+    if not plan.is_double_reviewed(entries):
         return {}
     copies = review_copies(plan)
     return {

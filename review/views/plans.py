@@ -13,14 +13,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from review.actions.documents import propose_document
+from review.actions.imports import import_plan
 from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
-from review.adapters.plans import (
-    colliding_paths,
-    collision_count,
-    import_plan,
-    propose_document,
-)
+from review.adapters.plans import colliding_paths, collision_count
 from review.forms import DocumentUploadForm, PlanUploadForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
@@ -131,7 +128,7 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         try:
             plan = import_plan(
-                form.cleaned_data["document"], form.cleaned_data["file"].read(), request.user
+                form.cleaned_data["document"], form.cleaned_data["file"].read(), actor=request.user
             )
         except ImportRefused as refused:
             for problem in refused.problems:

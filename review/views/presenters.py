@@ -4,8 +4,10 @@ stays as the database gave it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
@@ -24,14 +26,139 @@ STATE_MARKS = {
 }
 
 
-class EntryRow:
-    """One entry as its row and its span mark show it. Anything not set here (title, path,
-    state, version…) is the entry's own."""
+class TemplateItems:
+    """A presenter a template reads fast. A template looks a name up as an item first, and
+    only after that fails (raising and catching an exception) as an attribute: answering the
+    first try spares the plan page tens of thousands of exceptions (bench_plan_page)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name: str):
+        return getattr(self, name)
+
+
+# Stands for a pk in a route reversed once (EntryRoute); no row's pk is this large.
+PK_PLACEHOLDER = 2**63 - 1
+
+
+class EntryRoute:
+    """A route reversed once with a placeholder pk, then filled in for each row: reverse()
+    takes about 30 µs, and reversing each whole row's six addresses would be a seventh of
+    drawing a large plan page (bench_plan_views, bench_plan_page). This is the one place an
+    address is put together from pieces."""
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self, name: str, **kwargs):
+        placeholder = f"/{PK_PLACEHOLDER}/"
+        kwargs = {key: PK_PLACEHOLDER if value is None else value for key, value in kwargs.items()}
+        self.head, found, self.tail = reverse(name, kwargs=kwargs).partition(placeholder)
+        if not found:
+            raise ValueError(f"The route {name!r} does not hold its pk as a path segment.")
+
+    def __call__(self, pk: int | str) -> str:
+        return f"{self.head}/{pk}/{self.tail}"
+
+
+class _PlanAddress:
+    """One of a plan's addresses, reversed the first time a PlanUrls is asked for it; with
+    `per` (the route's other pk), an EntryRoute to fill in for each row."""
+
+    def __init__(self, name: str, per: str | None = None):
+        self.name, self.per = name, per
+
+    def __set_name__(self, owner, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, urls: PlanUrls | None, owner=None):
+        if urls is None:
+            return self
+        if self.per is None:
+            address = reverse(self.name, args=[urls.plan_pk])
+        else:
+            address = EntryRoute(self.name, pk=urls.plan_pk, **{self.per: None})
+        urls.__dict__[self.attr] = address  # read from the instance from now on
+        return address
+
+
+class PlanUrls(TemplateItems):
+    """The plan page's addresses, each reversed once per page (and only if drawn), handed to
+    its templates; the script reads them from the attributes the templates draw."""
+
+    page = _PlanAddress("plan")
+    history = _PlanAddress("plan-history")
+    accept_rule = _PlanAddress("plan-accept-rule")
+    adjudicate = _PlanAddress("plan-adjudicate")
+    export = _PlanAddress("plan-export")
+    entry_list = _PlanAddress("plan-entry-list", per="number")
+    entry = _PlanAddress("entry", per="entry_pk")
+    edit = _PlanAddress("entry-edit", per="entry_pk")
+
+    def __init__(self, plan_pk: int):
+        self.plan_pk = plan_pk
+        self._decide: dict[str, EntryRoute] = {}
+
+    def decide(self, action: str) -> EntryRoute:
+        """The route of one of ENTRY_ACTIONS."""
+        if action not in self._decide:
+            route = EntryRoute("entry-decide", pk=self.plan_pk, entry_pk=None, action=action)
+            self._decide[action] = route
+        return self._decide[action]
+
+    def at_entry(self, entry_pk: int | str) -> str:
+        """The plan's page opened at the entry."""
+        return f"{self.page}?entry={entry_pk}#entry-{entry_pk}"
+
+
+def _row_address(route: Callable[[PlanUrls], EntryRoute]) -> property:
+    """A row's address: its entry's pk in one of the plan's routes."""
+    return property(lambda row: route(row.urls)(row.key))
+
+
+class EntryRow(TemplateItems):
+    """One entry as its row and its span mark show it: every name a template reads is
+    here, the entry's own fields among them."""
+
+    __slots__ = (
+        "entry",
+        "urls",
+        "pk",
+        "key",
+        "title",
+        "path",
+        "state",
+        "state_label",
+        "anchor_status",
+        "span_start",
+        "span_end",
+        "version",
+        "number_label",
+        "version_label",
+        "state_text",
+        "seg_label",
+        "span_label",
+        "rules_label",
+        "quote_head",
+        "quote_tail",
+        "prefix_tail",
+        "suffix_head",
+        "unsettled",
+        "anchor_label",
+        "decided_label",
+        "can_accept",
+        "can_reject",
+        "can_merge",
+        "undoable",
+        "needs_you",
+        "doubt",
+        "carried_label",
+        "suggestion",
+    )
 
     def __init__(
         self,
         entry: Entry,
-        entries_url: str,
+        urls: PlanUrls,
         *,
         number: int | None = None,
         decider: str = "",
@@ -39,13 +166,35 @@ class EntryRow:
         text: str | None = None,
         merged_end: int | None = None,
     ):
-        self.entry = entry
-        key = str(entry.pk)
-        number_label = str(entry.number if number is None else number)
-        state, label = entry.state, entry.get_state_display()
+        self.entry, self.urls = entry, urls
+        self.pk, self.key = entry.pk, str(entry.pk)
+        self.title, self.path, self.state = entry.title, entry.path, entry.state
+        self.anchor_status, self.version = entry.anchor_status, entry.version
+        self.span_start, self.span_end = entry.span_start, entry.span_end
+        self.number_label = str(entry.number if number is None else number)
+        self.version_label = str(entry.version)
+        self.state_label = entry.get_state_display()
+        self._labels(entry, merged_end)
+        self._anchor(entry)
+        self.decided_label = ""
+        if entry.decided_by_id and entry.decided_at:
+            when = timezone.localtime(entry.decided_at).strftime("%Y-%m-%d %H:%M")
+            self.decided_label = f"{self.state_label} by {decider or 'someone'} · {when}"
+            if entry.note:
+                self.decided_label += f" · “{entry.note}”"
+        self.can_accept = self.state not in Entry.KEPT_STATES
+        self.can_reject = self.state != Entry.State.REJECTED
+        # The first entry has nothing to merge into.
+        self.can_merge = self.state != Entry.State.MERGED and entry.position > 0
+        self.undoable = undoable
+        self.needs_you = entry.needs_a_person
+        self.doubt = anchor_doubt(entry, text) if text is not None else None
+        self.carried_label = carried_label(entry)
+        self.suggestion = entry.suggestion
+
+    def _labels(self, entry: Entry, merged_end: int | None) -> None:
+        state, label, number_label = self.state, self.state_label, self.number_label
         mark = STATE_MARKS[state]
-        self.key, self.number_label, self.version_label = key, number_label, str(entry.version)
-        self.url = f"{entries_url}{key}/"
         self.state_text = format_html('<span aria-hidden="true">{}</span> {}', mark, label)
         if state == Entry.State.PROPOSED:
             self.seg_label = number_label
@@ -58,6 +207,8 @@ class EntryRow:
             # The entries merged into it are part of its text now (Entry.objects.merged_end).
             self.span_label = f"{entry.span_start}–{merged_end}, with what is merged into it"
         self.rules_label = ", ".join(entry.rules or []) or "no rule"
+
+    def _anchor(self, entry: Entry) -> None:
         quote = entry.quote
         if len(quote) > 2 * QUOTE_END_CHARS + 10:
             self.quote_head, self.quote_tail = quote[:QUOTE_END_CHARS], quote[-QUOTE_END_CHARS:]
@@ -72,29 +223,19 @@ class EntryRow:
         elif self.unsettled:
             anchor += ", confirm it or edit the entry"
         self.anchor_label = anchor
-        self.decided_label = ""
-        if entry.decided_by_id and entry.decided_at:
-            when = timezone.localtime(entry.decided_at).strftime("%Y-%m-%d %H:%M")
-            self.decided_label = f"{label} by {decider or 'someone'} · {when}"
-            if entry.note:
-                self.decided_label += f" · “{entry.note}”"
-        self.can_accept = state not in Entry.KEPT_STATES
-        self.can_reject = state != Entry.State.REJECTED
-        # The first entry has nothing to merge into.
-        self.can_merge = state != Entry.State.MERGED and entry.position > 0
-        self.undoable = undoable
-        self.needs_you = entry.needs_a_person
-        self.doubt = anchor_doubt(entry, text) if text is not None else None
-        self.carried_label = carried_label(entry)
 
-    def __getattr__(self, name: str):
-        return getattr(self.entry, name)
+    # Each row's addresses, put together only for the rows drawn whole.
+    row_url = _row_address(lambda urls: urls.entry)
+    edit_url = _row_address(lambda urls: urls.edit)
+    accept_url = _row_address(lambda urls: urls.decide("accept"))
+    reject_url = _row_address(lambda urls: urls.decide("reject"))
+    merge_url = _row_address(lambda urls: urls.decide("merge"))
+    confirm_url = _row_address(lambda urls: urls.decide("confirm-anchor"))
+    undo_url = _row_address(lambda urls: urls.decide("undo"))
 
-    def __getitem__(self, name: str):
-        # A template looks a name up as an item first, and only after that fails (raising and
-        # catching an exception) as an attribute: answering the first try spares the page
-        # tens of thousands of exceptions.
-        return getattr(self, name)
+    @property
+    def page_url(self) -> str:
+        return self.urls.at_entry(self.key)
 
 
 @dataclass(frozen=True)
@@ -141,7 +282,7 @@ def carried_label(entry: Entry) -> str:
 
 
 @dataclass
-class Region:
+class Region(TemplateItems):
     """A stretch of the document: one entry's span and the uncovered text after it (or, with
     no entry, the uncovered text before the first entry)."""
 
@@ -149,9 +290,6 @@ class Region:
     text: str = ""
     gap: str = ""
     found: bool = True
-
-    def __getitem__(self, name: str):
-        return getattr(self, name)  # as EntryRow's, for the template's first try
 
     @property
     def body(self) -> str:
@@ -223,7 +361,7 @@ ENTRY_CHUNK = 25
 
 # Lists this many away from the current entry's are drawn whole with the page; the others are
 # drawn light (each entry's number, title and state) and drawn whole as they come into view
-# (plan.js asks for them): at 600 entries, whole lists everywhere were 60% of the page.
+# (plan-lists.js asks for them): at 600 entries, whole lists everywhere were 60% of the page.
 WHOLE_AROUND = 1
 
 
@@ -233,6 +371,11 @@ class EntryChunk:
     label: str  # "Entries 26–50", for a screen reader meeting one of the lists
     number: int  # 1 for the first list
     whole: bool = True
+
+    @property
+    def light_url(self) -> str:
+        """Where plan-lists.js asks for the list drawn whole."""
+        return self.rows[0][0].urls.entry_list(self.number)
 
 
 def entry_chunks(

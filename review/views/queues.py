@@ -19,11 +19,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from review.actions import leases
+from review.actions.reviewers import do_set_stay_after_deciding
 from review.decisions import ActionRefused
-from review.models import Lease, ReviewerSettings
+from review.models import Lease
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence, undo_offer
-from review.views.plan import get_plan_for_user
+from review.views.plan_context import get_plan_for_user
 
 Queue = Lease.Queue
 
@@ -77,9 +78,7 @@ def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
 
 @require_POST
 def stay_setting(request: HttpRequest) -> HttpResponse:
-    ReviewerSettings.objects.update_or_create(
-        user=request.user, defaults={"stay_after_deciding": request.POST.get("stay") == "1"}
-    )
+    do_set_stay_after_deciding(request.user, request.POST.get("stay") == "1")
     messages.success(request, "Saved.")
     return redirect("dashboard")
 

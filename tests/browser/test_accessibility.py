@@ -10,8 +10,7 @@ from django.contrib.auth.models import User
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
-from review.actions.plan_reviews import open_review_copy
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
 from review.models import Job
 from tests.browser.conftest import log_in

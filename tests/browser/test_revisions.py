@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.management.commands.demo import DEMO_DATA
 from review.models import Document, Entry, Plan

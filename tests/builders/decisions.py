@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from review.decisions import object_type_of
 from review.models import Decision
 
 
@@ -16,4 +17,17 @@ def logged(action: str, at: str, **fields) -> Decision:
         object_id="1",
         at=dt.datetime.fromisoformat(at),
         **fields,
+    )
+
+
+def logged_on(obj, *, actor, action: str, note: str = "") -> Decision:
+    """A row of the log naming `obj` as the log names it, with nothing else changed (a
+    decision on an object that no action would take as it stands)."""
+    return Decision.objects.create(
+        actor=actor,
+        actor_name=actor.username,
+        action=action,
+        object_type=object_type_of(obj),
+        object_id=str(obj.pk),
+        note=note,
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from review.actions.entries import accept_entry, reject_entry
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.actions.reviews import policy_for, set_policy
 from review.models import Plan, ReviewPolicy
 from tests.builders.plan_views import entries_of

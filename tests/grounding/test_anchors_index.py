@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grounding import anchors
-from grounding.anchors import _INDEXED_CHARS, _Occurrences, make_anchor, relocate
+from grounding.anchors import _INDEXED_CHARS, _Occurrences, index, make_anchor, relocate
 
 DATA = Path(__file__).parent / "data" / "revisions"
 OLD = (DATA / "GFDL-1.2").read_text(encoding="utf-8")
@@ -74,9 +74,9 @@ def test_a_plan_relocated_with_the_index_lands_where_it_lands_by_scanning(
     monkeypatch, size: int
 ) -> None:
     plan, hints = _plan(OLD, size)
-    monkeypatch.setattr(anchors, "_NAIVE_LOOKUPS", 0)
+    monkeypatch.setattr(index, "_NAIVE_LOOKUPS", 0)
     indexed = relocate(NEW, plan, hints)
-    monkeypatch.setattr(anchors, "_NAIVE_LOOKUPS", 10**9)
+    monkeypatch.setattr(index, "_NAIVE_LOOKUPS", 10**9)
     scanned = relocate(NEW, plan, hints)
     assert indexed == scanned
     # The comparison covers anchors placed and anchors left to a person alike.

@@ -8,7 +8,7 @@ import pytest
 from grounding.paragraphs import paragraph_boundaries
 from review.actions import entries as entry_actions
 from review.actions import plans as plan_actions
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.decisions import ActionRefused, StaleVersion, undoable_entry_ids
 from review.models import Decision, Entry

@@ -10,7 +10,7 @@ from django.db import connection
 
 from review.actions import entries as entry_actions
 from review.actions import plans as plan_actions
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.decisions import ActionRefused
 from review.models import Decision, Entry
 from tests.builders.plan_views import entries_of, make_plan

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.documents import store_document
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import (

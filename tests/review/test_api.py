@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.decisions import decide
 from review.models import Document, Entry, Plan
 from tests.builders.api import API_KEY, api_client, pipeline_user

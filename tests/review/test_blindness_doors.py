@@ -25,8 +25,7 @@ from django.urls import URLResolver, get_resolver, reverse
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
-from review.actions.plan_reviews import open_review_copy
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.models import ApiToken, Job, Lease
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.decisions import decide
 from review.models import ApiToken, Decision, Document, Entry, Plan

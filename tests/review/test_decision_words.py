@@ -10,9 +10,9 @@ import pytest
 from review.actions import leases
 from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
-from review.decisions import record
 from review.models import Entry
 from tests.builders.cases_answers import make_case
+from tests.builders.decisions import logged_on
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
@@ -75,7 +75,7 @@ def test_a_released_hold_whose_item_is_not_logged_is_not_named_by_the_lease_s_id
     make_case("c-1004")
     lead = user_in(django_user_model, "lena", "Leads")
     lease = leases.take_next("cases", moderator)
-    record(actor=lead, action="lease.release", obj=lease, before={}, after={})
+    logged_on(lease, actor=lead, action="lease.release")
 
     [words] = recent_words(client, lead)
 
@@ -136,8 +136,8 @@ def test_a_plan_s_history_names_the_plan_it_adjudicated_even_when_an_entry_share
         twin.pk, twin.position = plan.pk, twin.position + 1
         twin.save(force_insert=True)
     twin = Entry.objects.select_related("plan").get(pk=plan.pk)
-    record(actor=editor, action="entry.accept", obj=twin, before={}, after={})
-    record(actor=editor, action="plan.adjudicate", obj=plan, before={}, after={})
+    logged_on(twin, actor=editor, action="entry.accept")
+    logged_on(plan, actor=editor, action="plan.adjudicate")
 
     rows = client.get(f"/plans/{plan.pk}/history/").context["rows"]
 

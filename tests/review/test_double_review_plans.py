@@ -154,16 +154,14 @@ def test_only_curators_see_the_curation_view(client, plan, editor):
 
 
 def test_a_listed_proposer_rule_always_asks_for_two_even_at_a_zero_share():
-    from review.actions.plan_reviews import is_double_reviewed
-
     double_review("plans", share_percent=0, rules=["rule:pdf-outline"])
     plain = make_plan(2, name="a.md")
-    assert not is_double_reviewed(plain)
+    assert not plain.is_double_reviewed()
 
     rules = sorted({rule for entry in entries_of(plain) for rule in entry.rules})
     double_review("plans", share_percent=0, rules=rules[:1])
-    assert is_double_reviewed(Plan.objects.get(pk=plain.pk))
-    assert is_double_reviewed(Plan.objects.with_review_policy().get(pk=plain.pk))
+    assert Plan.objects.get(pk=plain.pk).is_double_reviewed()
+    assert Plan.objects.with_review_policy().get(pk=plain.pk).is_double_reviewed()
 
 
 def test_the_plans_agreement_figures_count_each_entry_of_the_two_reviews(

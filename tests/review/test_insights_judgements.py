@@ -293,19 +293,24 @@ def test_the_figures_take_the_same_queries_with_bulk_accepts_and_revisions_as_wi
 
 def test_a_decisions_rule_batch_and_its_filter_give_the_same_answer(editor):
     notes = [
-        Decision.RULE_BATCH_NOTE.format(rule=RULE, batch="0123456789"),
-        Decision.RULE_BATCH_NOTE.format(rule="rule:a (b)", batch="abcdef0123"),
-        "accepted with all of rule:x (batch XYZ)",
-        "accepted with all of  (batch 0123456789)",
-        "undoes accepted with all of rule:x (batch 0123456789)",
-        "looks right",
-        "",
+        (Decision.RULE_BATCH_NOTE.format(rule=RULE), "0123456789"),
+        (Decision.RULE_BATCH_NOTE.format(rule="rule:a (b)"), "abcdef0123"),
+        # A note that reads like an accept-all's, logged by no accept-all.
+        (Decision.RULE_BATCH_NOTE.format(rule="rule:x"), ""),
+        ("accepted with all of rule:x (batch 0123456789)", ""),
+        ("looks right", ""),
+        ("", ""),
     ]
     rows = [
         Decision.objects.create(
-            actor_name="editor", action=action, object_type="entry", object_id="1", note=note
+            actor_name="editor",
+            action=action,
+            object_type="entry",
+            object_id="1",
+            note=note,
+            batch=batch,
         )
-        for note in notes
+        for note, batch in notes
         for action in ("entry.accept", "entry.reject")
     ]
     in_sql = set(Decision.objects.filter(Decision.rule_batch_q()).values_list("pk", flat=True))

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from review.actions import entries as entry_actions
-from review.actions.plans import adjudicate_plan, undo_accept_rule
+from review.actions.plan_reviews import adjudicate_plan
+from review.actions.plans import undo_accept_rule
 from review.actions.revisions import add_revision
 from review.adapters.plans import path_collisions
 from review.decisions import ActionRefused, StaleVersion
@@ -133,10 +134,10 @@ def test_undoing_an_accept_all_puts_the_counters_back(editor) -> None:
     entry = entries_of(plan)[0]
     entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version, note="x")
     proposed = stored(plan).proposed
-    batch_note = "accepted with all of rule:heading (batch 0123456789)"
+    batch_note = "accepted with all of rule:heading"
     second = entries_of(plan)[1]
     entry_actions.accept_entry(
-        second, actor=editor, expected_version=second.version, note=batch_note
+        second, actor=editor, expected_version=second.version, note=batch_note, batch="0123456789"
     )
     undo_accept_rule(plan, "0123456789", actor=editor)
     assert stored(plan) == recounted(plan)

@@ -9,7 +9,7 @@ import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review.actions.entries import accept_entry, confirm_anchor, merge_entry, undo_entry
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.actions.revisions import CARRY, add_revision
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.plans import export_plan

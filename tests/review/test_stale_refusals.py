@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from review.actions.answers import decide_answer
 from review.actions.entries import accept_entry
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.models import Decision, Entry
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.pages import html_of

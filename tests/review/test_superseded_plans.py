@@ -15,8 +15,7 @@ from django.core.management import call_command
 
 from review.actions import leases
 from review.actions.entries import accept_entry, reject_entry
-from review.actions.plan_reviews import open_review_copy, plans_needing_review_by
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, open_review_copy, plans_needing_review_by
 from review.actions.revisions import SUPERSEDE, add_revision
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.plans import export_plan, import_plan, propose_document

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from review.decisions import record
 from review.models import Case, Decision
+from tests.builders.decisions import logged_on
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +56,8 @@ def test_the_dashboard_lists_the_users_own_recent_decisions_only(
 ) -> None:
     other = django_user_model.objects.create_user("otto", password="demo")
     case = Case.objects.create(case_id="c-9", content_text="x", rationale_text="y")
-    record(actor=editor, action="case.uphold", obj=case, before={}, after={}, note="mine")
-    record(actor=other, action="case.overturn", obj=case, before={}, after={}, note="theirs")
+    logged_on(case, actor=editor, action="case.uphold", note="mine")
+    logged_on(case, actor=other, action="case.overturn", note="theirs")
     client.force_login(editor)
     body = client.get("/").content.decode()
     assert "case.uphold" in body
@@ -75,7 +75,7 @@ def test_logging_out_is_a_post(client, editor) -> None:
 
 def test_the_dashboard_names_cases_by_their_own_ids(client, moderator) -> None:
     case = Case.objects.create(case_id="c-1012", content_text="x", rationale_text="y")
-    record(actor=moderator, action="case.overturn", obj=case, before={}, after={}, note="")
+    logged_on(case, actor=moderator, action="case.overturn", note="")
     body = client.get("/").content.decode()
     assert "overturned c-1012" in body
     assert f"case {case.pk}" not in body

@@ -9,7 +9,7 @@ import pytest
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review.actions import entries as entry_actions
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from tests.builders.pages import html_of

@@ -78,8 +78,11 @@ def test_decisions_logged_at_one_stroke_are_not_timed_as_a_persons_decisions(edi
     # ...and, between them, accepts all of a rule, uploads a revision (its carried decisions),
     # undoes the accept-all, and hands in a second review (its agreements): each many rows at
     # once, which would make the median 0 seconds.
-    note = Decision.RULE_BATCH_NOTE.format(rule="rule:heading", batch="0123456789")
-    accepted = [decided(editor, seconds_ago=90, action="entry.accept", note=note) for _ in range(6)]
+    note = Decision.RULE_BATCH_NOTE.format(rule="rule:heading")
+    accepted = [
+        decided(editor, seconds_ago=90, action="entry.accept", note=note, batch="0123456789")
+        for _ in range(6)
+    ]
     for _ in range(6):
         decided(editor, seconds_ago=80, action=CARRY)
     for row in accepted:

@@ -14,11 +14,10 @@ from pathlib import Path
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.documents import COMMAND_LINE, propose_document
 from review.actions.entries import EditRequest, accept_entry, edit_entry, merge_entry, reject_entry
-from review.actions.plan_reviews import differing_entries, open_review_copy
-from review.actions.plans import adjudicate_plan
+from review.actions.plan_reviews import adjudicate_plan, differing_entries, open_review_copy
 from review.actions.reviews import policy_for, set_policy
-from review.adapters.plans import propose_document
 from review.decisions import ActionRefused
 from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
 
@@ -52,6 +51,7 @@ def make_history(
         plan = propose_document(
             path.name,
             path.read_bytes(),
+            actor=COMMAND_LINE,
             max_segment_chars=CAPPED.get(path.name, 0),
             path_prefix=path.stem.removesuffix("-readme"),
         )
@@ -113,7 +113,9 @@ BOTH_REJECT = (3,)
 
 def _double_review_plan(staff, first, second) -> tuple[Plan, int]:
     path = HISTORY / DOUBLE_REVIEWED
-    plan = propose_document(path.name, path.read_bytes(), path_prefix=DOUBLE_REVIEWED_PREFIX)
+    plan = propose_document(
+        path.name, path.read_bytes(), actor=COMMAND_LINE, path_prefix=DOUBLE_REVIEWED_PREFIX
+    )
     # Staff ask for two editors on every plan while the copies are made; a plan with copies
     # stays double-reviewed, so the queue goes back to one editor a plan afterwards.
     _set_policy(ReviewPolicy.Queue.PLANS, staff, share_percent=100, note="Two editors, once.")

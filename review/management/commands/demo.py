@@ -21,11 +21,10 @@ from django.db import transaction
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.documents import COMMAND_LINE, propose_document
+from review.actions.imports import import_answers, import_cases
 from review.actions.revisions import add_revision
-from review.adapters.answers import import_answers
-from review.adapters.cases import import_cases
 from review.adapters.documents import sha256_of
-from review.adapters.plans import propose_document
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
 from review.models import Answer, Case, Document
@@ -170,6 +169,7 @@ class Command(BaseCommand):
         plan = propose_document(
             demo.file,
             data,
+            actor=COMMAND_LINE,
             max_segment_chars=demo.max_segment_chars,
             path_prefix=demo.path_prefix,
         )
@@ -201,7 +201,7 @@ class Command(BaseCommand):
         )
 
     def import_jsonl(self, file: str, importer, model) -> None:
-        result = importer((DEMO_DATA / file).read_bytes())
+        result = importer((DEMO_DATA / file).read_bytes(), actor=COMMAND_LINE)
         self.stdout.write(
             f"{file}: {result.created} created, {result.unchanged} already there "
             f"({model.objects.count()} {model._meta.verbose_name_plural} in all)"

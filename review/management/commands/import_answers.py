@@ -1,6 +1,7 @@
 """manage.py import_answers FILE.jsonl [--skip-invalid [--rejects-out F]]"""
 
-from review.adapters.answers import import_answers
+from review.actions.documents import COMMAND_LINE
+from review.actions.imports import import_answers
 from review.management.jsonl_command import JsonlImportCommand
 
 
@@ -9,4 +10,6 @@ class Command(JsonlImportCommand):
     noun = "answers"
 
     def import_file(self, data, *, skip_invalid, max_lines):
-        return import_answers(data, skip_invalid=skip_invalid, max_lines=max_lines)
+        return import_answers(
+            data, actor=COMMAND_LINE, skip_invalid=skip_invalid, max_lines=max_lines
+        )

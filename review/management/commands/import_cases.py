@@ -1,6 +1,7 @@
 """manage.py import_cases FILE.jsonl [--skip-invalid [--rejects-out F]]"""
 
-from review.adapters.cases import import_cases
+from review.actions.documents import COMMAND_LINE
+from review.actions.imports import import_cases
 from review.management.jsonl_command import JsonlImportCommand
 
 
@@ -9,4 +10,6 @@ class Command(JsonlImportCommand):
     noun = "cases"
 
     def import_file(self, data, *, skip_invalid, max_lines):
-        return import_cases(data, skip_invalid=skip_invalid, max_lines=max_lines)
+        return import_cases(
+            data, actor=COMMAND_LINE, skip_invalid=skip_invalid, max_lines=max_lines
+        )

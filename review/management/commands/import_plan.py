@@ -7,9 +7,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from review.adapters.documents import store_document
+from review.actions.documents import COMMAND_LINE, store_document
+from review.actions.imports import import_plan
 from review.adapters.errors import ImportRefused
-from review.adapters.plans import import_plan
 from review.management.commands._common import REFUSED, read_bytes, refusal
 from review.models import Document
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
             ) from error
         try:
             with transaction.atomic():
-                plan = import_plan(self._document(document), text)
+                plan = import_plan(self._document(document), text, actor=COMMAND_LINE)
         except ImportRefused as refused:
             raise refusal(refused) from refused
         verb = "imported as" if plan.created else "was already imported as"
@@ -48,7 +48,9 @@ class Command(BaseCommand):
 
     def _document(self, given: str) -> Document:
         if Path(given).is_file():
-            return store_document(Path(given).name, read_bytes(given, "document"))
+            return store_document(
+                Path(given).name, read_bytes(given, "document"), actor=COMMAND_LINE
+            )
         if given.isdigit():
             found = Document.objects.filter(pk=int(given)).first()
             if found is not None:

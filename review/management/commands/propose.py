@@ -6,8 +6,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from review.actions.documents import COMMAND_LINE, propose_document
 from review.adapters.errors import ImportRefused
-from review.adapters.plans import NothingProposed, propose_document
+from review.adapters.plans import NothingProposed
 from review.management.commands._common import NOTHING_TO_DO, read_bytes, refusal
 
 
@@ -40,6 +41,7 @@ class Command(BaseCommand):
             plan = propose_document(
                 Path(path).name,
                 data,
+                actor=COMMAND_LINE,
                 max_segment_chars=max_segment_chars,
                 path_prefix=path_prefix,
             )

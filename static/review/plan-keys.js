@@ -3,12 +3,13 @@
 // a/r/m/e/c press the current entry's buttons, u undoes this page's last decision wherever
 // the focus is, ? shows the keys (n, the next plan, is queue.js's). Text selected in the
 // document pane, then e, opens the current entry's edit form with the selection's offsets
-// filled in and previewed.
+// filled in and previewed (plan-selection.js).
 // Every key only presses a button or link that is on the page, so it does nothing a click
 // could not, and nothing at all for someone without decision buttons.
 (function () {
   "use strict";
 
+  const planPage = (window.planPage = window.planPage || {});
   const ACTION_KEYS = { a: "accept", r: "reject", m: "merge", e: "edit", u: "undo", c: "confirm" };
   // Confirming an anchor does not move on: the entry usually still waits for its verdict.
   const ADVANCING = new Set(["accept", "reject", "merge"]);
@@ -142,128 +143,16 @@
     press("undo");
   }
 
-  // --- the document pane's text, as offsets ---------------------------------------------------
-  // The pane draws the document's text once, in order (a region per entry); marks, end signs and
-  // "not found" notes are drawn around it and are not part of it.
-  const DECORATION = ".seg-mark, .seg-end, .not-found";
-  let selectedSpan = null;
-
-  function pane() {
-    return document.querySelector(".doc-text");
-  }
-
-  function textNodes() {
-    const root = pane();
-    const nodes = [];
-    if (!root) return nodes;
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.parentElement.closest(DECORATION)) nodes.push(node);
-    }
-    return nodes;
-  }
-
-  // The document offset of a point (node, offset) in the pane.
-  function offsetAt(node, offset) {
-    const probe = document.createRange();
-    probe.setStart(pane(), 0);
-    probe.setEnd(node, offset);
-    let total = 0;
-    for (const text of textNodes()) {
-      if (text === node) return total + offset;
-      if (probe.comparePoint(text, text.length) !== 0) break;
-      total += text.length;
-    }
-    return total;
-  }
-
-  function selectionSpan() {
-    const selection = window.getSelection();
-    const root = pane();
-    if (!root || !selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
-    const range = selection.getRangeAt(0);
-    if (!root.contains(range.startContainer) || !root.contains(range.endContainer)) return null;
-    const start = offsetAt(range.startContainer, range.startOffset);
-    const end = offsetAt(range.endContainer, range.endOffset);
-    return end > start ? { start: start, end: end } : null;
-  }
-
-  function documentText() {
-    return textNodes().map(function (node) { return node.data; }).join("");
-  }
-
-  function oneLine(text) {
-    return text.replace(/\s+/g, " ");
-  }
-
-  // What the edit form's start and end would cut, shown before anything is saved.
-  function previewSpan(form) {
-    const preview = form.querySelector("[data-span-preview]");
-    const start = parseInt(form.querySelector('[name="start"]').value, 10);
-    const end = parseInt(form.querySelector('[name="end"]').value, 10);
-    if (!preview) return;
-    const text = documentText();
-    if (!(start >= 0 && end > start && end <= text.length)) {
-      preview.textContent = "";
-      return;
-    }
-    const context = 40;
-    preview.textContent =
-      "New span " + start + "–" + end + " (" + (end - start) + " characters).\n" +
-      "Starts: …" + oneLine(text.slice(Math.max(0, start - context), start)) + " ⟦" +
-      oneLine(text.slice(start, start + context)) + "…\n" +
-      "Ends: …" + oneLine(text.slice(Math.max(start, end - context), end)) + "⟧ " +
-      oneLine(text.slice(end, end + context)) + "…";
-  }
-
-  function fillSelection(form) {
-    if (!selectedSpan || !form) return;
-    form.querySelector('[name="start"]').value = selectedSpan.start;
-    form.querySelector('[name="end"]').value = selectedSpan.end;
-    selectedSpan = null;
-    previewSpan(form);
-  }
-
-  // --- lists drawn light -----------------------------------------------------------------
-  // A long plan's page draws the lists of entries far from the current one light (number,
-  // title, state): each is drawn whole as it nears the view, or when a key needs its row.
-  const drawing = new Map();
-
-  function lightListOf(row) {
-    return row ? row.closest("[data-light]") : null;
-  }
-
-  function drawWhole(list) {
-    if (!list || !window.htmx) return Promise.resolve();
-    if (!drawing.has(list)) {
-      // Sent from outside the entry list, so that it does not queue behind (or hold up) the
-      // decisions the list's requests are kept in order with.
-      const drawn = htmx.ajax("GET", list.dataset.light, {
-        source: document.getElementById("entries-heading"), target: list, swap: "outerHTML",
-      }).catch(function () {}).then(function () { drawing.delete(list); });
-      drawing.set(list, drawn);
-    }
-    return drawing.get(list);
-  }
-
-  const nearView = "IntersectionObserver" in window ? new IntersectionObserver(function (seen) {
-    seen.forEach(function (item) {
-      if (!item.isIntersecting) return;
-      nearView.unobserve(item.target);
-      drawWhole(item.target);
-    });
-  }, { rootMargin: "100% 0px" }) : null;
-
   function press(action, drawn) {
     const row = rowOf(currentId);
     if (!row) return;
-    const light = lightListOf(row);
+    const light = planPage.lists.lightListOf(row);
     if (light) {
       // The row is light: draw its list whole, then press (once: if that failed, say so).
       if (drawn) {
         announce("This entry could not be loaded; reload the page.");
       } else {
-        drawWhole(light).then(function () { press(action, true); });
+        planPage.lists.drawWhole(light).then(function () { press(action, true); });
       }
       return;
     }
@@ -277,7 +166,7 @@
     keyboardAction = true;
     announce("");
     // e with text selected in the document: the edit form opens with the selection's offsets.
-    if (action === "edit") selectedSpan = selectionSpan();
+    if (action === "edit") planPage.selection.keep();
     control.click();
     // An accept does not vouch for a doubtful anchor: stay on the entry, whose row then asks
     // to confirm it (c) or edit it (e), instead of c landing on the next entry.
@@ -341,13 +230,6 @@
 
   // A click on a row, or on a span or its mark in the text, makes that entry current.
   document.addEventListener("click", function (event) {
-    // A light row's title opens the page at the entry without JavaScript; here the row's list
-    // is drawn whole in place instead.
-    const lightTitle = event.target.closest(".entry-light .entry-title a");
-    if (lightTitle) {
-      event.preventDefault();
-      drawWhole(lightListOf(lightTitle));
-    }
     const target = event.target.closest("#entry-list .entry, .seg[id], .seg-mark[id]");
     // Selecting text in the document keeps the current entry: the selection is for it.
     const selecting = target && target.closest(".doc-text") && !window.getSelection().isCollapsed;
@@ -383,20 +265,30 @@
     if (event.detail.elt && event.detail.elt.closest && event.detail.elt.closest(".editing")) announce("");
   });
 
+  // The entry a request was about and the action it asked for, read from what sent it: one of
+  // the row's buttons or links (data-action), or its edit form saving. Other requests (the
+  // poll, a list drawn whole, Cancel) are about no entry.
+  function requestAbout(elt) {
+    const row = elt && elt.closest ? elt.closest(".entry") : null;
+    const control = row && elt.closest("[data-action], [data-edit-form]");
+    if (!control || control.dataset.action === "cancel") return null;
+    return { id: entryIdOf(row), action: control.dataset.action || "edit" };
+  }
+
   // A key moves on to the next entry before the server answers. When the server refuses the
   // decision (409: someone decided first; 422: not possible), go back to the refused entry and
   // read out why, so the editor does not walk on past a decision that never landed.
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
-    const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
-    const landed = path.match(/\/entries\/(\d+)\/([a-z-]+)\/$/);
-    const posted = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
-    if (posted && xhr && xhr.status === 200 && landed && landed[2] !== "undo") decidedHere.push(landed[1]);
+    const config = event.detail.requestConfig;
+    // The element that sent it (event.detail.elt is its parent when a swap took it away).
+    const about = requestAbout(config && config.elt);
+    const posted = config && config.verb === "post";
+    if (posted && xhr && xhr.status === 200 && about && about.action !== "undo") decidedHere.push(about.id);
     if (!xhr || (xhr.status !== 409 && xhr.status !== 422)) return;
-    const match = path.match(/\/entries\/(\d+)\/[a-z-]+\/$/);
-    if (!match || !rowOf(match[1]) || match[1] === currentId) return;
-    setCurrent(match[1]);
-    const row = rowOf(match[1]);
+    if (!about || !rowOf(about.id) || about.id === currentId) return;
+    setCurrent(about.id);
+    const row = rowOf(about.id);
     const number = row.querySelector(".entry-no");
     const message = row.querySelector(".row-message");
     announce((number ? "Entry " + number.textContent.trim() + ": " : "") +
@@ -405,23 +297,11 @@
 
   // After htmx swaps a row (or the counters), keep one current entry, keep focus on it, and
   // when the plan has just become ready hand the keyboard to "Adjudicate plan".
-  // The edit form previews its boundaries as they are typed.
-  document.addEventListener("input", function (event) {
-    const form = event.target.closest && event.target.closest("[data-edit-form]");
-    if (form && (event.target.name === "start" || event.target.name === "end")) previewSpan(form);
-  });
-
   document.addEventListener("htmx:afterSettle", function (event) {
     // Only what was swapped is looked at: a query over the whole page costs milliseconds per
     // thousand entries, and a decision settles three elements (its row, its mark, the counters).
     const elt = event.detail.elt;
     const editRow = elt && elt.closest ? elt.closest(".entry.editing") : null;
-    const editForm = editRow && editRow.querySelector("[data-edit-form]");
-    if (editForm && selectedSpan) {
-      fillSelection(editForm);
-    } else if (editForm) {
-      previewSpan(editForm);
-    }
     const editing = editRow && editRow.querySelector("[data-autofocus]");
     if (editing) {
       // The form came back with a question (snap to a paragraph boundary?) or an error: put the
@@ -472,121 +352,5 @@
     const current = wanted || rows()[0];
     // The document opens at its top; the entry list shows the current entry.
     if (current) setCurrent(entryIdOf(current), { text: false });
-    if (nearView) document.querySelectorAll("[data-light]").forEach(function (light) { nearView.observe(light); });
-  });
-})();
-
-// The poll that brings other people's changes leaves alone the entry being edited here, so
-// its form keeps what the editor typed.
-document.addEventListener("htmx:configRequest", function (event) {
-  "use strict";
-  if (!event.detail.elt || !event.detail.elt.matches || !event.detail.elt.matches("[data-presence]")) return;
-  const editing = document.querySelector("#entry-list .entry.editing");
-  if (editing) event.detail.parameters.editing = editing.id.slice("entry-".length);
-});
-
-// The entry filter, applied in place as it changes (the same rule as the server's, for a
-// page without JavaScript): by state ("needs a person": proposed, or an anchor to confirm),
-// rule and anchor status.
-(function () {
-  "use strict";
-
-  function matches(row, filter) {
-    const state = filter.get("state");
-    if (state === "needs") {
-      // Undecided or its anchor unsettled (Entry.needs_a_person): light rows say so too.
-      if (!row.hasAttribute("data-needs-you")) return false;
-    } else if (state && !row.classList.contains("state-" + state)) {
-      return false;
-    }
-    const rule = filter.get("rule");
-    if (rule && row.dataset.rules.split(", ").indexOf(rule) < 0) return false;
-    const anchor = filter.get("anchor");
-    return !anchor || row.dataset.anchor === anchor;
-  }
-
-  function apply(form) {
-    const filter = new FormData(form);
-    let shown = 0;
-    document.querySelectorAll("#entry-list .entry").forEach(function (row) {
-      row.hidden = !matches(row, filter);
-      if (!row.hidden) shown += 1;
-    });
-    const live = document.getElementById("announce");
-    if (live) live.textContent = shown + " entries shown.";
-  }
-
-  document.addEventListener("change", function (event) {
-    const form = event.target.closest && event.target.closest("[data-entry-filter]");
-    if (form) apply(form);
-  });
-  document.addEventListener("submit", function (event) {
-    if (!event.target.matches("[data-entry-filter]")) return;
-    event.preventDefault();
-    apply(event.target);
-  });
-  // A row redrawn by a decision or a poll, or a list drawn whole, comes back unfiltered:
-  // filter what came again (the other rows have not changed).
-  document.addEventListener("htmx:afterSettle", function (event) {
-    const elt = event.detail.elt;
-    if (!elt || !elt.matches) return;
-    let came = [];
-    if (elt.matches("#entry-list .entry")) came = [elt];
-    else if (elt.matches("#entry-list .entry-chunk-holder")) came = elt.querySelectorAll(".entry");
-    const form = document.querySelector("[data-entry-filter]");
-    if (!form || came.length === 0) return;
-    const filter = new FormData(form);
-    if (!(filter.get("state") || filter.get("rule") || filter.get("anchor"))) return;
-    came.forEach(function (row) { row.hidden = !matches(row, filter); });
-  });
-
-  // Find in the document: each press selects the next place the words occur, after the last.
-  let lastEnd = 0;
-  let lastTerm = "";
-
-  function textNodes(root) {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    const nodes = [];
-    while (walker.nextNode()) nodes.push(walker.currentNode);
-    return nodes;
-  }
-
-  function find(term) {
-    const doc = document.querySelector(".doc-text");
-    if (!doc || !term) return;
-    const nodes = textNodes(doc);
-    const text = nodes.map(function (node) { return node.data; }).join("");
-    const lower = text.toLowerCase();
-    const needle = term.toLowerCase();
-    if (term !== lastTerm) lastEnd = 0;
-    lastTerm = term;
-    let at = lower.indexOf(needle, lastEnd);
-    if (at < 0) at = lower.indexOf(needle);
-    const live = document.getElementById("announce");
-    if (at < 0) {
-      if (live) live.textContent = "“" + term + "” is not in the document.";
-      return;
-    }
-    lastEnd = at + needle.length;
-    const range = document.createRange();
-    let offset = 0;
-    nodes.forEach(function (node) {
-      const end = offset + node.data.length;
-      if (at >= offset && at < end) range.setStart(node, at - offset);
-      if (lastEnd > offset && lastEnd <= end) range.setEnd(node, lastEnd - offset);
-      offset = end;
-    });
-    const selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
-    const holder = range.startContainer.parentElement;
-    if (holder) holder.scrollIntoView({ block: "center" });
-    if (live) live.textContent = "Found “" + term + "”.";
-  }
-
-  document.addEventListener("submit", function (event) {
-    if (!event.target.matches("[data-doc-search]")) return;
-    event.preventDefault();
-    find(event.target.querySelector("[name=find]").value.trim());
   });
 })();

@@ -1,0 +1,45 @@
+"""Imports: a plan proposed elsewhere, moderation cases, answers. The one way every door (the
+upload form, the API, a job, a command) imports; each action asks who acts, as
+`review.actions.documents` does, then calls the adapter, which refuses bad input
+(ImportRefused) and then stores nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from review.actions.documents import acting_user
+from review.adapters import answers, cases, plans
+from review.adapters.jsonl import ImportResult
+from review.models import Document, Plan
+from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans
+
+Lines = Iterable[str | bytes] | str | bytes
+
+
+def import_plan(document: Document, payload_text: str | bytes, *, actor) -> Plan:
+    """Store a plan proposed elsewhere for `document`; see
+    `review.adapters.plans.import_plan`. Editors only."""
+    user = acting_user(actor, can_decide_plans, "only Editors import plans")
+    return plans.import_plan(document, payload_text, actor=user)
+
+
+def import_cases(
+    lines: Lines, *, actor, skip_invalid=False, on_line=None, max_lines=None
+) -> ImportResult:
+    """Import a cases file, whole or (with skip_invalid) its good lines; see
+    `review.adapters.cases.import_cases`. Moderators only."""
+    acting_user(actor, can_decide_cases, "only Moderators import cases")
+    return cases.import_cases(
+        lines, skip_invalid=skip_invalid, on_line=on_line, max_lines=max_lines
+    )
+
+
+def import_answers(
+    lines: Lines, *, actor, skip_invalid=False, on_line=None, max_lines=None
+) -> ImportResult:
+    """Import an answers file, whole or (with skip_invalid) its good lines; see
+    `review.adapters.answers.import_answers`. Editors only: publishing is theirs."""
+    acting_user(actor, can_decide_answers, "only Editors import answers")
+    return answers.import_answers(
+        lines, skip_invalid=skip_invalid, on_line=on_line, max_lines=max_lines
+    )

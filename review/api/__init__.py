@@ -1,0 +1,59 @@
+"""The JSON API, for pipelines that push proposals and pull decisions.
+
+Every operation needs `Authorization: Bearer <key>` (a key from `manage.py
+create_api_token`); only the key's SHA-256 is stored. There is no session and so no CSRF.
+The schema is at /api/openapi.json, open to all.
+
+Roles are the web's own (`review.permissions`): pushing documents and plans and importing
+answers needs an Editor, importing cases a Moderator; any token may read. Staff may do all.
+
+Validation and error messages are the commands' own: both call `review.actions`. Every
+refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
+read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
+nothing there, 409 for a plan that cannot be exported yet, 413 for a body over the upload
+limit (a JSON-lines import: over the job's limit, or a line over the upload limit), 422 for
+input that cannot be imported.
+
+Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next` the URL of
+the following page (null on the last).
+
+Each subject is a `Router` in its own module, with the schemas its routes use: `documents`,
+`plans`, `imports` (cases and answers), `jobs`, `decisions`, `insights` (and agreement);
+`auth` says who a request is, `errors` how every refusal is answered.
+"""
+
+from __future__ import annotations
+
+from django.views.decorators.http import require_GET
+from ninja import NinjaAPI
+
+from review.api import decisions, documents, imports, insights, jobs, plans
+from review.api.auth import ANY_KEY
+from review.api.errors import add_refusal_handlers
+
+
+class ReviewAPI(NinjaAPI):
+    """The API, through ninja's public hooks only (the login exemption is `auth.without_login`,
+    applied where urls.py mounts it)."""
+
+    def get_openapi_operation_id(self, operation) -> str:
+        # The ids the API had as one module; clients generated from the schema name
+        # their methods after them.
+        return f"review_api_{operation.view_func.__name__}"
+
+
+api = ReviewAPI(
+    title="Grounding Review API",
+    description="Push documents, plans, cases and answers; pull plans and decisions.",
+    urls_namespace="api",
+    openapi_url="/openapi.json",
+    # Swagger UI would load its assets from a CDN; the schema is what pipelines need.
+    docs_url=None,
+    # django-ninja serves the schema to any method; a POST is a mistake.
+    docs_decorator=require_GET,
+    auth=ANY_KEY,
+)
+add_refusal_handlers(api)
+# In this order, the schema's paths are in the order they always were.
+for subject in (documents, plans, imports, jobs, decisions, insights):
+    api.add_router("", subject.router)

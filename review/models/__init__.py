@@ -1,0 +1,71 @@
+"""What the app keeps. Models stay thin: every computation goes through `grounding`
+by way of `review.adapters`.
+
+Everything a person changes carries an optimistic `version`; `review.decisions`
+is the one place that bumps it and appends to the decision log.
+"""
+
+from review.models.answers import SEARCH_CONFIG, Answer, AnswerReference, AnswerSearchVector
+from review.models.cases import Case, CaseFacet, Evidence
+from review.models.decided import Decided, SecondOpinions
+from review.models.decisions import AppendOnlyError, Decision, DecisionQuerySet
+from review.models.documents import Document
+from review.models.entries import (
+    COUNTER_KEYS,
+    Entry,
+    EntryQuerySet,
+    PlanCounts,
+    count_aggregates,
+    counter_column,
+    merged_ends,
+)
+from review.models.jobs import Job, JobOutputPart, JobQuerySet
+from review.models.leases import ConflictMet, Lease, Presence, ReviewerSettings
+from review.models.plans import (
+    Blockers,
+    PathCollision,
+    PathCollisionQuerySet,
+    Plan,
+    PlanQuerySet,
+    review_policy_facts,
+)
+from review.models.policies import ReviewPolicy
+from review.models.tokens import ApiToken
+
+__all__ = [
+    "Answer",
+    "AnswerReference",
+    "AnswerSearchVector",
+    "ApiToken",
+    "AppendOnlyError",
+    "Blockers",
+    "COUNTER_KEYS",
+    "Case",
+    "CaseFacet",
+    "ConflictMet",
+    "Decided",
+    "Decision",
+    "DecisionQuerySet",
+    "Document",
+    "Entry",
+    "EntryQuerySet",
+    "Evidence",
+    "Job",
+    "JobOutputPart",
+    "JobQuerySet",
+    "Lease",
+    "PathCollision",
+    "PathCollisionQuerySet",
+    "Plan",
+    "PlanCounts",
+    "PlanQuerySet",
+    "Presence",
+    "ReviewPolicy",
+    "ReviewerSettings",
+    "SEARCH_CONFIG",
+    "SecondOpinions",
+    "count_aggregates",
+    "counter_column",
+    "merged_ends",
+    "review_policy_facts",
+]

@@ -1,0 +1,107 @@
+"""What every decided row shares (`Decided`), and the two opinions of a double review
+(`SecondOpinions`) that cases and answers keep."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from review.permissions import can_curate
+
+
+class DecisionHooks:
+    """What a row does beyond itself when `review.decisions.decide` changes it, in the
+    decision's transaction; nothing, unless its model says otherwise (an entry moves its
+    plan's counters and path collisions)."""
+
+    def on_decision(self, will_be) -> None:
+        """Before this row's UPDATE, with the row as it will be; may refuse by raising."""
+
+    def after_decision(self, was) -> None:
+        """After this row's UPDATE (this object holds the new values), with the row as it
+        was."""
+
+
+class Decided(DecisionHooks, models.Model):
+    """What a person decides on: who decided last, when, their note, and the optimistic
+    version that `review.decisions.decide` checks and bumps."""
+
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        abstract = True
+
+
+class SecondOpinions(models.Model):
+    """The two opinions of a double review, kept on the item so that each is one versioned
+    decision (and undo puts it back). The item's own verdict or state stays undecided until
+    they agree, or a curator settles their disagreement."""
+
+    first_opinion = models.CharField(max_length=16, blank=True)
+    first_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    first_note = models.TextField(blank=True)
+    second_opinion = models.CharField(max_length=16, blank=True)
+    second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    second_note = models.TextField(blank=True)
+
+    class Meta:
+        abstract = True
+
+    # The stages of a double review, as `review_stage` names them.
+    SINGLE = "single"
+    AWAITING_SECOND = "awaiting_second"
+    IN_CURATION = "in_curation"
+    AGREED = "agreed"
+    CURATED = "curated"
+
+    @property
+    def review_stage(self) -> str:
+        if not self.first_opinion:
+            return self.SINGLE
+        if not self.second_opinion:
+            return self.AWAITING_SECOND
+        if self.first_opinion == self.second_opinion:
+            return self.AGREED
+        return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
+
+    def visible_to(self, user) -> bool:
+        """Every signed-in person reads a case or an answer (signing in is checked before any
+        page or route runs)."""
+        return True
+
+    def decidable_by(self, user, *, undoing: bool = False) -> bool:
+        """The queue's deciders (`is_decider`) decide; a curator too while the two opinions
+        disagree, and, to take a step back, at any stage of a double review
+        (`actions.reviews.undo_opinion` says whose step)."""
+        stage = self.review_stage
+        curating = can_curate(user) and (
+            stage != self.SINGLE if undoing else stage == self.IN_CURATION
+        )
+        return self.is_decider(user) or curating
+
+    def hides_first_opinion_from(self, user) -> bool:
+        """Blind review: until the second opinion is in, only its author sees the first."""
+        return self.review_stage == self.AWAITING_SECOND and self.first_by_id != user.pk
+
+    @classmethod
+    def awaiting_second_q(cls) -> Q:
+        return ~Q(first_opinion="") & Q(second_opinion="")
+
+    @classmethod
+    def in_curation_q(cls) -> Q:
+        return (
+            ~Q(first_opinion="")
+            & ~Q(second_opinion="")
+            & ~Q(first_opinion=models.F("second_opinion"))
+            & Q(**{cls.OUTCOME_FIELD: cls.UNDECIDED})
+        )

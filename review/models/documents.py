@@ -1,0 +1,55 @@
+"""The documents plans are proposed on, each revision a document of its own."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Document(models.Model):
+    class MediaType(models.TextChoices):
+        MARKDOWN = "markdown", "Markdown"
+        TEXT = "text", "Plain text"
+        PDF = "pdf", "PDF"
+
+    name = models.CharField(max_length=255)
+    media_type = models.CharField(max_length=16, choices=MediaType.choices)
+    # The original bytes, so an export can always be replayed against what was proposed on.
+    data = models.BinaryField()
+    sha256 = models.CharField(max_length=64, unique=True)
+    text = models.TextField()
+    extractor_id = models.CharField(max_length=100)
+    extractor_version = models.CharField(max_length=50)
+    # A revision is a document of its own (its own bytes, hash and text), so every plan keeps
+    # pointing at the exact bytes it was proposed on; it names the revision it follows.
+    revision_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="revisions"
+    )
+    revision = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            # One line of revisions: a revision is followed by at most one next revision.
+            models.UniqueConstraint(fields=["revision_of"], name="document_one_next_revision"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The document as every page and message names it: two revisions of one document
+        never read the same (the first reads as its name alone)."""
+        return f"{self.name} (revision {self.revision})" if self.revision > 1 else self.name
+
+    def latest_revision(self) -> Document:
+        """The newest revision in this document's line (the document itself if none follows
+        it)."""
+        document = self
+        while True:
+            # Not its bytes nor its text: a caller names it, and reads more only if it must.
+            following = Document.objects.defer("data", "text").filter(revision_of=document).first()
+            if following is None:
+                return document
+            document = following
