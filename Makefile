@@ -21,14 +21,22 @@ $(STAMP): requirements.lock pyproject.toml
 
 install: $(STAMP)
 
-# The project's own suite, then the acceptance run of the seed suites in ../shared/seeds.
+# The project's own suite in two runs: the tests that start no browser and no server of their
+# own in parallel (pytest-xdist, one process per core, each with its own test database), then
+# the browser and trust tests one at a time (each run starts Chromium or a server once for all
+# its tests). Then the acceptance run of the seed suites in ../shared/seeds.
+PYTEST_PARALLEL := -n auto -m "not browser and not trust"
+PYTEST_SERIAL := -m "browser or trust"
+
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL)
+	$(BIN)/python -m pytest $(PYTEST_SERIAL)
 	$(BIN)/python scripts/run_seeds.py
 
 # The same suite on PostgreSQL; .ci/run starts the server first.
 test-postgres: install
-	DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest
+	DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest $(PYTEST_PARALLEL)
+	DATABASE_URL=$(PG_URL) $(BIN)/python -m pytest $(PYTEST_SERIAL)
 
 seeds: install
 	$(BIN)/python scripts/run_seeds.py

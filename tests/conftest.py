@@ -56,15 +56,18 @@ def pytest_configure() -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+def django_db_modify_db_settings(request: pytest.FixtureRequest) -> None:
     """On SQLite, a test database in a file rather than in memory, so the task worker a test
-    starts in a subprocess (tests/builders/worker.py) sees the same data."""
+    starts in a subprocess (tests/builders/worker.py) sees the same data; named before
+    pytest-django adds each xdist worker's suffix to it (it leaves an unnamed SQLite database
+    alone), so each worker has its own file, as each has its own PostgreSQL database."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
     test = database.setdefault("TEST", {})
     if database["ENGINE"] == "django.db.backends.sqlite3" and not test.get("NAME"):
         test["NAME"] = str(Path(database["NAME"]).with_name("test.sqlite3"))
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
 
 
 @pytest.fixture

@@ -16,9 +16,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.builders.databases import database_beside
 
 ROOT = Path(__file__).resolve().parents[2]
 START_SECONDS = 60
@@ -31,33 +32,9 @@ def _free_port() -> int:
 
 
 @contextmanager
-def _database(tmp_path: Path):
-    """A database URL of its own: an SQLite file, or a new PostgreSQL database beside the one
-    DATABASE_URL names."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'queue.sqlite3'}"
-        return
-    import psycopg
-
-    name = f"queue_race_{uuid.uuid4().hex[:12]}"
-    base, _, _ = url.partition("?")[0].rpartition("/")
-    # Made from the server's maintenance database: the one DATABASE_URL names may not exist
-    # (the suite's own test database is made beside it, too).
-    maintenance = f"{base}/postgres"
-    with psycopg.connect(maintenance, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with psycopg.connect(maintenance, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-@contextmanager
 def queue_server(tmp_path: Path, *, reviewers: int, cases: int):
     """Yields (base URL, session keys of `reviewers` moderators) with `cases` cases waiting."""
-    with _database(tmp_path) as url:
+    with database_beside(tmp_path, "queue_race") as url:
         env = os.environ | {"DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "review.settings"}
         run = {"env": env, "cwd": ROOT, "check": True, "capture_output": True, "text": True}
         subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], **run)
