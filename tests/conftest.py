@@ -101,6 +101,13 @@ def reader(sign_in):
     return sign_in("reader", "Readers")
 
 
+@pytest.fixture
+def alice(django_user_model):
+    """An editor who is not signed in: the one who uploads, decides and is named in the tests
+    of revisions and of what they carry."""
+    return user_in(django_user_model, "alice", "Editors")
+
+
 # Double review: a second moderator, and a curator who settles what two reviewers disagree on.
 
 

@@ -36,11 +36,6 @@ State = Entry.State
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
-
-
-@pytest.fixture
 def uploader(django_user_model):
     return user_in(django_user_model, "uploader", "Editors")
 

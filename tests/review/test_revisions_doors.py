@@ -14,14 +14,8 @@ from review.models import Decision, Document, Plan
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.plans import row_counts
 from tests.builders.revisions import FIRST, NAME, SECOND, decided_plan, first_plan
-from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
 
 
 def post_revision(client, document_id: int, data: bytes = SECOND):

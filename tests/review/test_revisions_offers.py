@@ -10,15 +10,9 @@ from review.actions.entries import BoundaryOffer, EditRequest, edit_entry, nearb
 from review.adapters.plans import propose_document
 from review.management.commands.demo import DEMO_DATA
 from review.models import Entry
-from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 PDF = "veileder-brannsikkerhet-bolig.pdf"
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
 
 
 @pytest.fixture

@@ -17,15 +17,9 @@ from review.decisions import decisions_on
 from review.models import Document, Entry, Plan
 from tests.builders.revisions import CHANGED, FIRST, decided_plan, revise
 from tests.builders.sections import NEW_BODY, probe, rewrite_body
-from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 State = Entry.State
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
 
 
 def accept_all(plan: Plan, actor) -> Plan:

@@ -24,15 +24,9 @@ from tests.builders.revisions import (
     revise,
     titled,
 )
-from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
 
 
 @pytest.fixture

@@ -33,11 +33,6 @@ Status = Plan.Status
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
-
-
-@pytest.fixture
 def bob(django_user_model):
     return user_in(django_user_model, "bob", "Editors")
 

@@ -19,11 +19,6 @@ HTMX = {"HX-Request": "true"}
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return user_in(django_user_model, "alice", "Editors")
-
-
-@pytest.fixture
 def superseded(alice):
     """The first revision's plan, every entry decided, and the plan carried onto revision 2."""
     plan = decided_plan(alice)
