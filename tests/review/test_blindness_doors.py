@@ -111,7 +111,7 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         ("cases", case, first_case),
         ("answers", answer, first_answer),
     ):
-        _signed_in(person).post(reverse("item-here", args=[queue, item.pk]), {"held": "1"})
+        _signed_in(person).post(reverse("item-here", args=[queue, item.pk]))
 
     client = _signed_in(blind)
     client.post(reverse("cases-next"))
