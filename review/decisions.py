@@ -185,6 +185,7 @@ def _record(
         action=action,
         object_type=object_type_of(obj),
         object_id=str(obj.pk),
+        project_id=obj.decision_project_id,
         before=before,
         after=after,
         note=note,

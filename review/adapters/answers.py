@@ -132,13 +132,16 @@ def _sources(check: Checker, value: Any) -> tuple[dict, ...]:
     return tuple(items or ())
 
 
-def prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[AnswerReference]]:
+def prepare_answer(
+    record: AnswerRecord, sha256: str, project_id: int
+) -> tuple[Answer, list[AnswerReference]]:
     """The unsaved rows of a new answer: finalization runs here, once."""
     try:
         result = finalize(record.text, record.sources)
     except ValueError as exc:
         raise LineProblems(f"finalization refused the answer: {exc}") from exc
     answer = Answer(
+        project_id=project_id,
         answer_id=record.answer_id,
         question=record.question,
         raw_text=record.text,

@@ -177,11 +177,12 @@ def _rationale(check: Checker, value: Any) -> dict[str, Any]:
     return rationale
 
 
-def prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]:
+def prepare_case(record: CaseRecord, sha256: str, project_id: int) -> tuple[Case, list[Evidence]]:
     """The unsaved rows of a new case: the validator's report is computed here, once."""
     accumulator = EvidenceAccumulator(record.evidence)
     report = assess_rationale(record.rationale_text, accumulator, record.declared_ids)
     case = Case(
+        project_id=project_id,
         case_id=record.case_id,
         content_text=record.content["text"],
         author=record.content["author"],

@@ -30,9 +30,11 @@ from review.models.plans import (
     review_policy_facts,
 )
 from review.models.policies import ReviewPolicy
+from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project, Roles
 from review.models.tokens import ApiToken
 
 __all__ = [
+    "DEFAULT_SLUG",
     "Answer",
     "AnswerReference",
     "AnswerSearchVector",
@@ -50,18 +52,22 @@ __all__ = [
     "Entry",
     "EntryQuerySet",
     "Evidence",
+    "InProject",
     "Job",
     "JobOutputPart",
     "JobQuerySet",
     "Lease",
+    "Membership",
     "PathCollision",
     "PathCollisionQuerySet",
     "Plan",
     "PlanCounts",
     "PlanQuerySet",
+    "Project",
     "Presence",
     "ReviewPolicy",
     "ReviewerSettings",
+    "Roles",
     "SEARCH_CONFIG",
     "SecondOpinions",
     "count_aggregates",

@@ -22,6 +22,11 @@ class DecisionHooks:
         """After this row's UPDATE (this object holds the new values), with the row as it
         was."""
 
+    @property
+    def decision_project_id(self) -> int:
+        """The project whose log the decision joins: the row's own (an entry's is its plan's)."""
+        return self.project_id
+
 
 class Decided(DecisionHooks, models.Model):
     """What a person decides on: who decided last, when, their note, and the optimistic

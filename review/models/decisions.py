@@ -12,6 +12,7 @@ from review.models.answers import Answer
 from review.models.cases import Case
 from review.models.entries import Entry
 from review.models.plans import Plan
+from review.models.projects import InProject
 
 
 class DecisionQuerySet(models.QuerySet):
@@ -65,7 +66,7 @@ class AppendOnlyError(Exception):
     pass
 
 
-class Decision(models.Model):
+class Decision(InProject):
     """One row per decision on a plan, entry, case or answer. Never updated or deleted:
     the ORM refuses here, and database triggers (migration 0002) refuse underneath it."""
 

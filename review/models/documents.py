@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.db import models
 
+from review.models.projects import InProject
 
-class Document(models.Model):
+
+class Document(InProject):
     class MediaType(models.TextChoices):
         MARKDOWN = "markdown", "Markdown"
         TEXT = "text", "Plain text"
@@ -15,7 +17,9 @@ class Document(models.Model):
     media_type = models.CharField(max_length=16, choices=MediaType.choices)
     # The original bytes, so an export can always be replayed against what was proposed on.
     data = models.BinaryField()
-    sha256 = models.CharField(max_length=64, unique=True)
+    # One stored copy per project: the same bytes uploaded in two projects are two documents,
+    # so neither project can learn from an upload that the other holds them.
+    sha256 = models.CharField(max_length=64)
     text = models.TextField()
     extractor_id = models.CharField(max_length=100)
     extractor_version = models.CharField(max_length=50)
@@ -32,6 +36,7 @@ class Document(models.Model):
         constraints = [
             # One line of revisions: a revision is followed by at most one next revision.
             models.UniqueConstraint(fields=["revision_of"], name="document_one_next_revision"),
+            models.UniqueConstraint(fields=["project", "sha256"], name="document_once_per_project"),
         ]
 
     def __str__(self) -> str:

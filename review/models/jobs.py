@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from review.models.projects import InProject
+
 
 class JobQuerySet(models.QuerySet):
     def unheard_since(self, moment) -> JobQuerySet:
@@ -17,7 +19,7 @@ class JobQuerySet(models.QuerySet):
         )
 
 
-class Job(models.Model):
+class Job(InProject):
     """Long work run by the task worker: proposing a large document, importing a large
     JSON-lines file, exporting the whole decision log. The input is kept, so a failed job
     can be retried with exactly what was sent."""

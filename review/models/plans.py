@@ -17,6 +17,7 @@ from review.models.decided import DecisionHooks
 from review.models.documents import Document
 from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
 from review.models.policies import ReviewPolicy
+from review.models.projects import InProject
 from review.permissions import can_curate, can_decide_plans
 from review.refusals import FROZEN, ActionRefused
 
@@ -167,7 +168,7 @@ def review_policy_facts(plan: str = "pk") -> dict:
     }
 
 
-class Plan(DecisionHooks, models.Model):
+class Plan(DecisionHooks, InProject):
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         ADJUDICATED = "adjudicated", "Adjudicated"
@@ -229,13 +230,16 @@ class Plan(DecisionHooks, models.Model):
         indexes = [
             # The plans list's order, all plans and by status (review copies are not listed);
             # read backwards, the plans queue's ("Next": the oldest open plan first).
+            # The project first: a list or Next walks one project's plans along the index.
             models.Index(
+                "project",
                 F("created_at").desc(),
                 F("id").desc(),
                 name="plan_list_order",
                 condition=Q(review_of__isnull=True),
             ),
             models.Index(
+                "project",
                 "status",
                 F("created_at").desc(),
                 F("id").desc(),
@@ -440,7 +444,8 @@ class PathCollisionQuerySet(models.QuerySet):
         stored, an entry rejected or un-rejected or given another path, a document superseded
         by a revision. Entries of more than one document using a path (rejected entries
         aside) collide: exported side by side, one would overwrite the other. Only a
-        document's latest revision counts: its revisions share their paths by design."""
+        document's latest revision counts: its revisions share their paths by design. Only
+        documents of one project collide: another project's paths are none of its business."""
         live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
             plan__document__revisions__isnull=True
         )
@@ -451,24 +456,31 @@ class PathCollisionQuerySet(models.QuerySet):
                 return
             live = live.filter(path__in=paths)
             recorded = recorded.filter(path__in=paths)
-        shared = (
+        shared = set(
             live.order_by()
-            .values("path")
+            .values("plan__project", "path")
             .annotate(documents=Count("plan__document", distinct=True))
             .filter(documents__gt=1)
-            .values("path")
+            .values_list("plan__project", "path")
         )
         pairs = (
-            live.filter(path__in=shared).order_by().values_list("path", "plan__document").distinct()
+            live.filter(path__in={path for _, path in shared})
+            .order_by()
+            .values_list("plan__project", "path", "plan__document")
+            .distinct()
         )
         recorded.delete()
         PathCollision.objects.bulk_create(
-            (PathCollision(path=path, document_id=document) for path, document in pairs.iterator()),
+            (
+                PathCollision(project_id=project, path=path, document_id=document)
+                for project, path, document in pairs.iterator()
+                if (project, path) in shared
+            ),
             batch_size=2000,
         )
 
 
-class PathCollision(models.Model):
+class PathCollision(InProject):
     """One document of a path that entries of several documents use, as recorded by
     `PathCollision.objects.refresh` when entries change, so the plans list never groups every
     entry to find them."""

@@ -1,0 +1,105 @@
+"""Projects: one team's documents, plans, cases, answers, queues and policies, in an
+installation that holds many. A person works in a project as a member with roles there."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+# The project today's data moved into (migration 0017), and where an item lands when the door
+# that made it names no project.
+DEFAULT_SLUG = "default"
+
+
+class ProjectQuerySet(models.QuerySet):
+    def of_member(self, user) -> ProjectQuerySet:
+        """The projects `user` works in: staff work in every one; anyone else in those they
+        are a member of; nobody signed out in any."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        if user.is_staff:
+            return self.all()
+        return self.filter(memberships__user=user)
+
+
+class Project(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=50, unique=True)
+    description = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ProjectQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def default_project_id() -> int:
+    """The id of the project named "Default", made if missing: what an item belongs to when
+    the door that made it names no project."""
+    project, _ = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})
+    return project.pk
+
+
+class Roles(models.Model):
+    """What a person may do in one project beyond reading it. A member with none of them is a
+    reader. Staff hold every role in every project without a membership."""
+
+    editor = models.BooleanField(default=False)
+    moderator = models.BooleanField(default=False)
+    curator = models.BooleanField(default=False)
+    lead = models.BooleanField(default=False)
+
+    # The roles in the order pages name them, each with its label.
+    NAMES = (
+        ("lead", "Lead"),
+        ("editor", "Editor"),
+        ("moderator", "Moderator"),
+        ("curator", "Curator"),
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def role_names(self) -> frozenset[str]:
+        """The roles held, by name ("reader" for a member with none)."""
+        held = frozenset(name for name, _ in self.NAMES if getattr(self, name))
+        return held or frozenset({"reader"})
+
+    @property
+    def role_label(self) -> str:
+        return ", ".join(label for name, label in self.NAMES if getattr(self, name)) or "Reader"
+
+
+class Membership(Roles):
+    """A person's place in one project, with the roles they hold there."""
+
+    project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "user"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.project} ({self.role_label})"
+
+
+class InProject(models.Model):
+    """A row that belongs to one project: what its members see and nobody else does."""
+
+    project = models.ForeignKey(
+        Project, on_delete=models.PROTECT, related_name="+", default=default_project_id
+    )
+
+    class Meta:
+        abstract = True

@@ -1,0 +1,18 @@
+"""The project a request works in."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from review.models import Project
+from review.models.projects import DEFAULT_SLUG
+
+
+def current_project(request: HttpRequest) -> Project:
+    """The project this request works in: the one its URL names (`request.project`, set when
+    the address is resolved), else the project "Default"."""
+    project = getattr(request, "project", None)
+    if project is None:
+        project = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})[0]
+        request.project = project
+    return project
