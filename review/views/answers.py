@@ -14,7 +14,6 @@ from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +30,7 @@ from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import project_url
 from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
@@ -103,7 +103,7 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         # Curators take disagreements from the same Next as reviewers take their items.
         "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user),
         "can_lead": can_lead(request.user),
-        "next_url": reverse("answers-next"),
+        "next_url": project_url(request, "answers-next"),
     }
     return render(request, list_template(request, "review/answers/list.html", "results"), context)
 
@@ -132,7 +132,7 @@ def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = get_answer_for_user(request, pk)
     context = (
         _answer_context(request, answer)
-        | presence_strip(Lease.Queue.ANSWERS, answer.pk)
+        | presence_strip(request, Lease.Queue.ANSWERS, answer.pk)
         | undo_offer(request, Lease.Queue.ANSWERS)
     )
     return render(request, "review/answers/answer.html", context)
@@ -174,12 +174,12 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
             PanelAction(
                 action.name,
                 action.label,
-                reverse("answer-decide", args=[answer.pk, action.slug]),
+                project_url(request, "answer-decide", answer.pk, action.slug),
             )
             for action in available_actions(answer)
         ),
-        form_url=reverse("answer", args=[answer.pk]),
-        undo_url=reverse("answer-undo", args=[answer.pk]),
+        form_url=project_url(request, "answer", answer.pk),
+        undo_url=project_url(request, "answer-undo", answer.pk),
         note_hint="optional",
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
@@ -206,7 +206,7 @@ def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpRespons
             answer, action, actor=request.user, expected_version=version, note=note
         ),
         redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: reverse("answer", args=[answer.pk]),
+        done_url=lambda: project_url(request, "answer", answer.pk),
     )
     return after_deciding(request, Lease.Queue.ANSWERS, answer.pk, response)
 
@@ -218,7 +218,7 @@ def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         lambda version: undo_answer(answer, actor=request.user, expected_version=version),
         redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: reverse("answer", args=[answer.pk]),
+        done_url=lambda: project_url(request, "answer", answer.pk),
     )
     return after_undoing(request, Lease.Queue.ANSWERS, answer.pk, response)
 

@@ -11,7 +11,6 @@ from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -29,6 +28,7 @@ from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import project_url
 from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
@@ -63,7 +63,7 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         # Curators take disagreements from the same Next as reviewers take their items.
         "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user),
         "can_lead": can_lead(request.user),
-        "next_url": reverse("cases-next"),
+        "next_url": project_url(request, "cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
 
@@ -153,7 +153,7 @@ def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
         "seen": case.version,
-        **presence_strip(Lease.Queue.CASES, case.pk),
+        **presence_strip(request, Lease.Queue.CASES, case.pk),
         **undo_offer(request, Lease.Queue.CASES),
     }
     return render(request, "review/cases/case.html", context)
@@ -185,13 +185,13 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
             PanelAction(
                 action.name,
                 action.label,
-                reverse("case-decide", args=[case.pk, action.slug]),
+                project_url(request, "case-decide", case.pk, action.slug),
                 action.note_required,
             )
             for action in VERDICT_ACTIONS.values()
         ),
-        form_url=reverse("case-decide", args=[case.pk, "uphold"]),
-        undo_url=reverse("case-undo", args=[case.pk]),
+        form_url=project_url(request, "case-decide", case.pk, "uphold"),
+        undo_url=project_url(request, "case-undo", case.pk),
         note_hint="required to overturn or ask for a rewrite",
         note_rows=3,
         advice="Decide again if you still want to.",
@@ -230,7 +230,7 @@ def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
             case, name, actor=request.user, expected_version=version, note=note
         ),
         redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
+        done_url=lambda: project_url(request, "case", case.pk),
     )
     return after_deciding(request, Lease.Queue.CASES, case.pk, response)
 
@@ -242,7 +242,7 @@ def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         request,
         lambda version: undo_case(case, actor=request.user, expected_version=version),
         redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
+        done_url=lambda: project_url(request, "case", case.pk),
     )
     return after_undoing(request, Lease.Queue.CASES, case.pk, response)
 

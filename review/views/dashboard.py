@@ -28,6 +28,7 @@ from review.permissions import (
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import stays_after_deciding
 from review.views.progress import reviewer_figures
+from review.views.projects import current_project, home_project
 
 RECENT_DECISIONS = 12
 # A lease's queue -> the kind of item it held, as the log names it.
@@ -36,11 +37,14 @@ LEASE_KINDS = {"plans": "plan", "cases": "case", "answers": "answer"}
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    queues = _queues(request.user)
+    # The queues lead into the person's home project, until the dashboard lists each of theirs.
+    project = home_project(request.user) or current_project(request)
+    slug = project.slug
+    queues = _queues(request.user, slug)
     curation = []
     if can_curate(request.user):
         curation = _cached(
-            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user)
+            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user, slug)
         )
     recent = decisions_by(request.user, RECENT_DECISIONS)
     subjects = _subjects(recent)
@@ -55,13 +59,14 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "figures": _cached(
                 f"dashboard:figures:{request.user.pk}", lambda: reviewer_figures(request.user)[0]
             ),
+            "project": project,
             "can_lead": can_lead(request.user),
             "stays": stays_after_deciding(request.user),
         },
     )
 
 
-def _queues(user) -> list[dict]:
+def _queues(user, slug: str) -> list[dict]:
     """The three queues as the dashboard lists them: what waits, and whether it is `user`'s."""
     plans, proposed = _plans_awaiting_decisions()
     counted = _cached("dashboard:queues", _queue_counts)
@@ -70,25 +75,25 @@ def _queues(user) -> list[dict]:
             "name": "Plans awaiting decisions",
             "count": plans,
             "detail": f"{proposed} entries still proposed",
-            "url": reverse("plans") + "?status=open",
+            "url": reverse("plans", args=[slug]) + "?status=open",
             "yours": can_decide_plans(user),
-            "next_url": reverse("plans-next"),
+            "next_url": reverse("plans-next", args=[slug]),
         },
         {
             "name": "Flagged cases",
             "count": counted["flagged_cases"],
             "detail": f"{counted['undecided_cases']} cases undecided",
-            "url": reverse("cases"),
+            "url": reverse("cases", args=[slug]),
             "yours": can_decide_cases(user),
-            "next_url": reverse("cases-next"),
+            "next_url": reverse("cases-next", args=[slug]),
         },
         {
             "name": "Answers",
             "count": counted["proposed_answers"],
             "detail": "awaiting publication",
-            "url": reverse("answers"),
+            "url": reverse("answers", args=[slug]),
             "yours": can_decide_answers(user),
-            "next_url": reverse("answers-next"),
+            "next_url": reverse("answers-next", args=[slug]),
         },
     ]
 
@@ -101,7 +106,7 @@ def _plans_awaiting_decisions() -> tuple[int, int]:
     return totals["plans"], totals["entries"] or 0
 
 
-def _curation_queues(user) -> list[dict]:
+def _curation_queues(user, slug: str) -> list[dict]:
     """What waits for `user` to curate, per queue: the items whose two reviews differ (none
     they reviewed themselves), each with the queue's Next, which hands curators these."""
     waiting = (
@@ -114,9 +119,9 @@ def _curation_queues(user) -> list[dict]:
             "name": f"{label} to curate",
             "count": items.count(),
             "detail": "two reviews differ",
-            "url": reverse(queue),
+            "url": reverse(queue, args=[slug]),
             "yours": True,
-            "next_url": reverse(f"{queue}-next"),
+            "next_url": reverse(f"{queue}-next", args=[slug]),
         }
         for queue, label, items in waiting
     ]
@@ -159,27 +164,28 @@ def _subjects(decisions: list[Decision]) -> dict[tuple[str, str], dict]:
             keys.setdefault(row.object_type, set()).add(int(row.object_id))
     subjects = {}
     entries = Entry.objects.filter(pk__in=keys.get("entry", ())).values_list(
-        "pk", "plan_id", "plan__review_of_id", "position", "path"
+        "pk", "plan_id", "plan__review_of_id", "position", "path", "plan__project__slug"
     )
-    for pk, plan_id, review_of_id, position, entry_path in entries:
+    for pk, plan_id, review_of_id, position, entry_path, slug in entries:
         subjects["entry", str(pk)] = {
             "label": f"entry #{shown_number(position)} ({entry_path}) of "
             + plan_label(plan_id, review_of_id),
-            "url": f"{reverse('plan', args=[plan_id])}?entry={pk}#entry-{pk}",
+            "url": f"{reverse('plan', args=[slug, plan_id])}?entry={pk}#entry-{pk}",
             "number": shown_number(position),
         }
     for kind, model, field in (("case", Case, "case_id"), ("answer", Answer, "answer_id")):
-        for pk, name in model.objects.filter(pk__in=keys.get(kind, ())).values_list("pk", field):
-            subjects[kind, str(pk)] = {"label": name, "url": reverse(kind, args=[pk])}
-    plans = Plan.objects.filter(pk__in=keys.get("plan", ())).values_list("pk", "review_of_id")
-    for pk, review_of_id in plans:
+        items = model.objects.filter(pk__in=keys.get(kind, ()))
+        for pk, name, slug in items.values_list("pk", field, "project__slug"):
+            subjects[kind, str(pk)] = {"label": name, "url": reverse(kind, args=[slug, pk])}
+    plans = Plan.objects.filter(pk__in=keys.get("plan", ()))
+    for pk, review_of_id, slug in plans.values_list("pk", "review_of_id", "project__slug"):
         label = plan_label(pk, review_of_id)
-        subjects["plan", str(pk)] = {"label": label, "url": reverse("plan", args=[pk])}
+        subjects["plan", str(pk)] = {"label": label, "url": reverse("plan", args=[slug, pk])}
     policies = ReviewPolicy.objects.filter(pk__in=keys.get("reviewpolicy", ()))
-    for pk, queue in policies.values_list("pk", "queue"):
+    for pk, queue, slug in policies.values_list("pk", "queue", "project__slug"):
         subjects["reviewpolicy", str(pk)] = {
             "label": ReviewPolicy.Queue(queue).label.lower(),
-            "url": reverse("policy", args=[queue]),
+            "url": reverse("policy", args=[slug, queue]),
         }
     for lease_key, item in held.items():
         if item in subjects:

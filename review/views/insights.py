@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from grounding.agreement import BOOTSTRAP_RESAMPLES
@@ -17,6 +16,7 @@ from review.insights import Filters, Insights, insights, rule_names
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
+from review.views.projects import project_url
 
 
 @require_GET
@@ -33,7 +33,7 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         # whether the record is within human noise.
         "rule_agreement": {group.name: group.kappa for group in people.plans.by_rule},
         "reason_agreement": {group.name: group.kappa for group in people.cases.by_reason},
-        "disagreements": _disagreements(figures.validator.confusion),
+        "disagreements": _disagreements(request, figures.validator.confusion),
         "filters": filters,
         **_narrowing_choices(filters),
         "resamples": BOOTSTRAP_RESAMPLES,
@@ -42,12 +42,12 @@ def insights_page(request: HttpRequest) -> HttpResponse:
     return render(request, "review/insights.html", context)
 
 
-def _disagreements(confusion: Confusion) -> list[tuple[str, str, str]]:
+def _disagreements(request: HttpRequest, confusion: Confusion) -> list[tuple[str, str, str]]:
     """The cases where the validator and the verdict differ: which way, the case, its page."""
     listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
     case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
     return [
-        (side, case_id, reverse("case", args=[case_pks[case_id]]))
+        (side, case_id, project_url(request, "case", case_pks[case_id]))
         for side, ids in (
             ("Flagged, but upheld", confusion.flagged_but_upheld),
             ("Passed, but not upheld", confusion.unflagged_but_not_upheld),

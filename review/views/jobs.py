@@ -17,6 +17,7 @@ from review.jobs import job_status, retry_job, start_job
 from review.models import Job
 from review.permissions import can_decide_plans
 from review.views import HtmxHttpRequest
+from review.views.projects import project_url
 
 
 def _get_job_for_user(request: HttpRequest, pk: int) -> Job:
@@ -52,9 +53,9 @@ def job_retry(request: HttpRequest, pk: int) -> HttpResponse:
         raise PermissionDenied("You may not run this job.")
     if not job.can_retry:
         messages.error(request, f"Job {job.pk} has not failed: only a failed job is retried.")
-        return redirect("job", pk=job.pk)
+        return redirect(project_url(request, "job", job.pk))
     retry_job(job)
-    return redirect("job", pk=job.pk)
+    return redirect(project_url(request, "job", job.pk))
 
 
 @require_GET
@@ -72,4 +73,4 @@ def job_download(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def export_decisions(request: HttpRequest) -> HttpResponse:
     job = start_job(Job.Kind.EXPORT_DECISIONS, request.user)
-    return redirect("job", pk=job.pk)
+    return redirect(project_url(request, "job", job.pk))

@@ -7,11 +7,11 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 
 from review.models import Entry, Plan
 from review.permissions import can_decide_plans
 from review.views.presenters import PlanUrls
+from review.views.projects import current_project, project_url
 
 PLAN_TEMPLATE = "review/plans/plan.html"
 
@@ -51,12 +51,12 @@ def get_entry_for_user(request: HttpRequest, pk: int, entry_pk: int) -> Entry:
     return entry
 
 
-def plan_url(plan_id: int) -> str:
-    return reverse("plan", args=[plan_id])
+def plan_url(request: HttpRequest, plan_id: int) -> str:
+    return project_url(request, "plan", plan_id)
 
 
-def entry_url(entry: Entry) -> str:
-    return f"{plan_url(entry.plan_id)}?entry={entry.pk}#entry-{entry.pk}"
+def entry_url(request: HttpRequest, entry: Entry) -> str:
+    return f"{plan_url(request, entry.plan_id)}?entry={entry.pk}#entry-{entry.pk}"
 
 
 def row_context(request: HttpRequest, plan: Plan) -> dict:
@@ -65,5 +65,5 @@ def row_context(request: HttpRequest, plan: Plan) -> dict:
         "plan": plan,
         "can_decide": can_decide_plans(request.user),
         "plan_open": plan.is_open,
-        "urls": PlanUrls(plan.pk),
+        "urls": PlanUrls(current_project(request).slug, plan.pk),
     }

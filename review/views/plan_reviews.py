@@ -31,6 +31,7 @@ from review.permissions import can_curate, can_decide_plans
 from review.views.deciding import NO_VERSION
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import superseded_notice
+from review.views.projects import project_url
 
 
 def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
@@ -57,8 +58,8 @@ def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
         copy = open_review_copy(plan, actor=request.user)
     except ActionRefused as refused:
         messages.error(request, str(refused))
-        return redirect("plan", pk=plan.pk)
-    return redirect("plan", pk=copy.pk)
+        return redirect(project_url(request, "plan", plan.pk))
+    return redirect(project_url(request, "plan", copy.pk))
 
 
 def _get_plan_for_curator(request: HttpRequest, pk: int) -> Plan:
@@ -77,7 +78,7 @@ def _curation_page(
         (entry, found[entry.pk]) for entry in plan.entries.order_by("position") if entry.pk in found
     ]
     context = {
-        **presence_strip(Lease.Queue.PLANS, plan.pk),
+        **presence_strip(request, Lease.Queue.PLANS, plan.pk),
         "plan": plan,
         "rows": _rows_to_settle(request, plan, editing, form),
         "offers": offers,
@@ -172,8 +173,10 @@ def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     plan.refresh_from_db()
     if plan.is_adjudicated:
         messages.success(request, "Every entry is settled: the plan is adjudicated.")
-        return after_deciding(request, Lease.Queue.PLANS, plan.pk, redirect("plan", pk=plan.pk))
-    return redirect("plan-curation", pk=plan.pk)
+        return after_deciding(
+            request, Lease.Queue.PLANS, plan.pk, redirect(project_url(request, "plan", plan.pk))
+        )
+    return redirect(project_url(request, "plan-curation", plan.pk))
 
 
 @require_POST
@@ -181,7 +184,7 @@ def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespo
     plan, entry = _entry_to_settle(request, pk, entry_pk)
     version = _version_seen(request)
     if version is None:
-        return redirect("plan-curation", pk=plan.pk)
+        return redirect(project_url(request, "plan-curation", plan.pk))
     try:
         curate_entry(
             entry, request.POST.get("pick", ""), actor=request.user, expected_version=version
@@ -200,7 +203,7 @@ def plan_curate_edit(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
     form = CurationEditForm(entry, len(plan.document.text), request.POST)
     version = _version_seen(request)
     if version is None:
-        return redirect("plan-curation", pk=plan.pk)
+        return redirect(project_url(request, "plan-curation", plan.pk))
     try:
         curate_entry_edit(
             entry,
@@ -225,11 +228,11 @@ def plan_curate_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
     plan, entry = _entry_to_settle(request, pk, entry_pk)
     version = _version_seen(request)
     if version is None:
-        return redirect("plan-curation", pk=plan.pk)
+        return redirect(project_url(request, "plan-curation", plan.pk))
     try:
         undo_settlement(entry, actor=request.user, expected_version=version)
     except (ActionRefused, StaleVersion) as refused:
         messages.error(request, str(refused))
     else:
         messages.success(request, f"Entry #{entry.number} is to settle again.")
-    return redirect("plan-curation", pk=plan.pk)
+    return redirect(project_url(request, "plan-curation", plan.pk))

@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.documents import propose_document
@@ -23,6 +22,7 @@ from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
 from review.permissions import can_decide_plans, can_lead
 from review.views.lists import order_keys, shown_page
+from review.views.projects import project_url
 
 # --- the list --------------------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "collisions_counted": COLLISIONS_COUNTED,
         "can_decide": can_decide_plans(request.user),
         "can_lead": can_lead(request.user),
-        "next_url": reverse("plans-next"),
+        "next_url": project_url(request, "plans-next"),
         "document_form": document_form,
         "plan_form": plan_form,
     }
@@ -108,7 +108,7 @@ def upload_document(request: HttpRequest) -> HttpResponse:
             job = start_job(
                 Job.Kind.PROPOSE, request.user, name=upload.name, data=data, options=options
             )
-            return redirect("job", pk=job.pk)
+            return redirect(project_url(request, "job", job.pk))
         try:
             plan = propose_document(upload.name, data, actor=request.user, **options)
         except ImportRefused as refused:
@@ -116,7 +116,7 @@ def upload_document(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, problem)
         else:
             messages.success(request, f"Proposed a plan for {plan.document.label}.")
-            return redirect("plan", pk=plan.pk)
+            return redirect(project_url(request, "plan", plan.pk))
     return _render_list(request, form, PlanUploadForm(), status=422)
 
 
@@ -135,5 +135,5 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, problem)
         else:
             messages.success(request, f"Imported a plan for {plan.document.label}.")
-            return redirect("plan", pk=plan.pk)
+            return redirect(project_url(request, "plan", plan.pk))
     return _render_list(request, DocumentUploadForm(), form, status=422)

@@ -13,6 +13,7 @@ from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused, StaleVersion
 from review.forms import ReviewPolicyForm
 from review.models import ReviewPolicy
+from review.views.projects import project_url
 
 
 def _forms(request: HttpRequest, bound: ReviewPolicyForm | None = None) -> list:
@@ -45,7 +46,7 @@ def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
             form.add_error(None, str(refused))
         else:
             messages.success(request, f"The {queue} policy is saved.")
-            return redirect("policies")
+            return redirect(project_url(request, "policies"))
     context = {"forms": _forms(request, form)}
     return render(request, "review/policies.html", context, status=422)
 
@@ -56,4 +57,4 @@ def review_next(request: HttpRequest, queue: str) -> HttpResponse:
     reviews and curation alike, under a lease, so this sends people there."""
     if queue not in ReviewPolicy.Queue.values:
         raise Http404("No such queue.")
-    return redirect(f"{queue}-next")
+    return redirect(project_url(request, f"{queue}-next"))

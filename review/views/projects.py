@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.urls import reverse
 
 from review.models import Project
 from review.models.projects import DEFAULT_SLUG
@@ -16,3 +17,20 @@ def current_project(request: HttpRequest) -> Project:
         project = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})[0]
         request.project = project
     return project
+
+
+def home_project(user) -> Project | None:
+    """Where an address that names no project leads `user` (an old bookmark, the top bar of
+    a page outside any project): "Default" when they work in it, else their only project;
+    None when they work in none, or in several of which none is "Default"."""
+    projects = Project.objects.of_member(user)
+    default = projects.filter(slug=DEFAULT_SLUG).first()
+    if default is not None:
+        return default
+    only = list(projects[:2])
+    return only[0] if len(only) == 1 else None
+
+
+def project_url(request: HttpRequest, name: str, *args) -> str:
+    """The address of route `name` (with `args` after the project) in the request's project."""
+    return reverse(name, args=[current_project(request).slug, *args])

@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from review.actions import leases
@@ -25,6 +24,7 @@ from review.models import Lease
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence, undo_offer
 from review.views.plan_context import get_plan_for_user
+from review.views.projects import project_url
 
 Queue = Lease.Queue
 
@@ -57,20 +57,20 @@ def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
             lease = leases.take_next(queue, request.user)
         except ActionRefused as refused:
             messages.error(request, str(refused))
-            return redirect(f"{queue}-next")
+            return redirect(project_url(request, f"{queue}-next"))
         if lease is not None:
-            return redirect(item_url(queue, lease.item_id))
+            return redirect(item_url(request, queue, lease.item_id))
         messages.info(
             request, f"Nothing is waiting in {Queue(queue).label.lower()} that nobody else holds."
         )
-        return redirect(f"{queue}-next")
+        return redirect(project_url(request, f"{queue}-next"))
     context = {
         "queue": queue,
         "queue_label": Queue(queue).label,
         "waiting": leases.waiting_count(queue, request.user),
         "may_take": may_take,
-        "list_url": reverse(queue),
-        "next_url": reverse(f"{queue}-next"),
+        "list_url": project_url(request, queue),
+        "next_url": project_url(request, f"{queue}-next"),
         **undo_offer(request, queue),
     }
     return render(request, "review/queues/next.html", context)
@@ -113,7 +113,7 @@ def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     if not request.htmx:
         if refused:
             messages.error(request, refused)
-        return redirect(item_url(queue, pk))
+        return redirect(item_url(request, queue, pk))
     context = presence(request, queue, pk) | {
         "seen": request.POST.get("seen", ""),
         "take_refused": refused,
@@ -142,7 +142,7 @@ def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
     except ActionRefused as refused:
         raise PermissionDenied(str(refused)) from refused
     messages.success(request, f"Released {lease.holder.username}'s hold.")
-    return redirect(lease.queue)
+    return redirect(project_url(request, lease.queue))
 
 
 # What else a poll brings, per queue: the plan's changed entries, the case's verdict.

@@ -20,6 +20,7 @@ from review.adapters.revisions import latest_revision
 from review.forms import RevisionUploadForm
 from review.models import Document, Plan
 from review.permissions import can_decide_plans
+from review.views.projects import project_url
 
 
 def _get_document_for_user(request: HttpRequest, pk: int, *, upload: bool = False) -> Document:
@@ -47,7 +48,7 @@ def revision_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(None, problem)
         else:
             messages.success(request, _stored_message(revised))
-            return redirect("revision", pk=revised.revision.pk)
+            return redirect(project_url(request, "revision", revised.revision.pk))
     return _render_revision(request, document, form, status=422)
 
 
