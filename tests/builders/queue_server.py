@@ -86,6 +86,7 @@ def _seed(reviewers: int, cases: int) -> list[str]:
     from django.contrib.sessions.backends.db import SessionStore
 
     from tests.builders.cases_answers import make_case
+    from tests.builders.users import member_of_default
 
     for number in range(cases):
         make_case(f"c-{number + 1}")
@@ -94,6 +95,7 @@ def _seed(reviewers: int, cases: int) -> list[str]:
     for number in range(reviewers):
         user = User.objects.create_user(f"moderator{number + 1}")
         user.groups.add(moderators)
+        member_of_default(user)
         # Signed in without a login request: the test is about Next, not about passwords.
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)

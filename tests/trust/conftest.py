@@ -33,11 +33,13 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.models import Group, User
 from django.contrib.sessions.backends.db import SessionStore
 from review.models import ApiToken
+from tests.builders.users import member_of_default
 sessions = {{}}
 for name, group, staff in json.loads('{people}'):
     user = User.objects.create_user(name, is_staff=staff)
     if group:
         user.groups.add(Group.objects.get_or_create(name=group)[0])
+    member_of_default(user)
     ApiToken.objects.create(
         user=user, name="trust", key_sha256=hashlib.sha256(f"key-{{name}}".encode()).hexdigest()
     )

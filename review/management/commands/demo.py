@@ -27,8 +27,12 @@ from review.actions.revisions import add_revision
 from review.adapters.documents import sha256_of
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
-from review.models import Answer, Case, Document
+from review.models import Answer, Case, Document, Membership
+from review.models.projects import default_project_id
 from review.permissions import CURATORS, EDITORS, LEADS, MODERATORS, READERS
+
+# The role each group holds in the demo's project, as migration 0017 gave everyone before it.
+ROLE_OF_GROUP = {EDITORS: "editor", MODERATORS: "moderator", CURATORS: "curator", LEADS: "lead"}
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -161,6 +165,11 @@ class Command(BaseCommand):
             # The one account without a group is the demo's staff member.
             user.is_staff = True
             user.save(update_fields=["is_staff"])
+        # The demo's people work in the project its items land in, their group their role.
+        role = ROLE_OF_GROUP.get(demo.group)
+        Membership.objects.get_or_create(
+            project_id=default_project_id(), user=user, defaults={role: True} if role else {}
+        )
         self.say(created, f"user {demo.username} ({demo.group or 'staff'})")
         return user
 
