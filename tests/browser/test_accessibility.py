@@ -56,17 +56,17 @@ def everything(reviewers, django_user_model):
         "plan": plan,
         "pages": [
             "/",
-            "/plans/",
-            f"/plans/{plan.pk}/",
-            f"/plans/{plan.pk}/history/",
-            f"/plans/{plan.pk}/accept-rule/?rule=rule:heading",
-            "/plans/next/",
-            "/cases/",
-            f"/cases/{case.pk}/",
-            "/cases/next/",
-            "/answers/",
-            f"/answers/{answer.pk}/",
-            "/answers/next/",
+            "/p/default/plans/",
+            f"/p/default/plans/{plan.pk}/",
+            f"/p/default/plans/{plan.pk}/history/",
+            f"/p/default/plans/{plan.pk}/accept-rule/?rule=rule:heading",
+            "/p/default/plans/next/",
+            "/p/default/cases/",
+            f"/p/default/cases/{case.pk}/",
+            "/p/default/cases/next/",
+            "/p/default/answers/",
+            f"/p/default/answers/{answer.pk}/",
+            "/p/default/answers/next/",
         ],
     }
 
@@ -89,7 +89,7 @@ def test_every_page_has_no_serious_accessibility_violation(page, everything, use
 
 def test_the_progress_page_has_no_serious_accessibility_violation(page, everything) -> None:
     log_in(page, "lena")
-    page.goto("/progress/")
+    page.goto("/p/default/progress/")
     assert violations(page) == []
 
 
@@ -106,11 +106,11 @@ def test_the_insights_revision_and_job_pages_have_no_serious_accessibility_viola
 
     log_in(page, "editor")
     paths = [
-        "/insights/",
-        f"/documents/{revised.revision.pk}/",
-        f"/documents/{revised.revision.revision_of_id}/",
-        f"/jobs/{waiting.pk}/",
-        f"/jobs/{failed.pk}/",
+        "/p/default/insights/",
+        f"/p/default/documents/{revised.revision.pk}/",
+        f"/p/default/documents/{revised.revision.revision_of_id}/",
+        f"/p/default/jobs/{waiting.pk}/",
+        f"/p/default/jobs/{failed.pk}/",
     ]
     assert violations_on(page, paths) == {}
 
@@ -121,7 +121,7 @@ def test_the_policies_pages_have_no_serious_accessibility_violation(page, review
     double_review("cases", reasons=["uncited_claims"])
 
     log_in(page, "boss")
-    assert violations_on(page, ["/policies/", "/policies/cases/"]) == {}
+    assert violations_on(page, ["/p/default/policies/", "/p/default/policies/cases/"]) == {}
 
 
 def test_the_curation_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
@@ -156,9 +156,9 @@ def test_the_curation_pages_have_no_serious_accessibility_violation(page, review
 
     log_in(page, "curator")
     paths = [
-        f"/plans/{plan.pk}/curation/",
-        f"/plans/{plan.pk}/curation/?edit={last.pk}",
-        f"/cases/{case.pk}/",
-        f"/answers/{answer.pk}/",
+        f"/p/default/plans/{plan.pk}/curation/",
+        f"/p/default/plans/{plan.pk}/curation/?edit={last.pk}",
+        f"/p/default/cases/{case.pk}/",
+        f"/p/default/answers/{answer.pk}/",
     ]
     assert violations_on(page, paths) == {}

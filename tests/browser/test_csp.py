@@ -69,18 +69,18 @@ def test_every_page_works_under_the_policy_and_htmx_still_swaps(page, violations
     log_in(page, "lead")
     for path in (
         "/",
-        "/plans/",
-        f"/plans/{plan.pk}/",
-        "/cases/",
-        f"/cases/{case.pk}/",
-        "/answers/",
-        f"/answers/{answer.pk}/",
+        "/p/default/plans/",
+        f"/p/default/plans/{plan.pk}/",
+        "/p/default/cases/",
+        f"/p/default/cases/{case.pk}/",
+        "/p/default/answers/",
+        f"/p/default/answers/{answer.pk}/",
         "/admin/login/",
     ):
         visit(page, path)
 
     # Accepting by key is an htmx POST whose answer is swapped into the page.
-    visit(page, f"/plans/{plan.pk}/")
+    visit(page, f"/p/default/plans/{plan.pk}/")
     first = entries_of(plan)[0]
     expect(page.locator(f"#entry-{first.pk}")).to_be_focused()
     page.keyboard.press("a")

@@ -22,8 +22,11 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 from review.adapters.documents import store_document
 from review.adapters.plans import propose_document
 from review.models import ApiToken
+from review.models.projects import DEFAULT_SLUG
+from review.urls import project_urlpatterns
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plans import CODE_TEXT
+from tests.builders.users import member_of_default
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +47,8 @@ LOGIN = "sent to sign in"
 ADMIN_INSIDE = "inside the admin"
 # The admin's catch-all for a mistyped address has no name.
 ADMIN_CATCH_ALL = "admin:None"
+# The routes of one project's work, under /p/<slug>/ (the tests' are in "Default").
+PROJECT_ROUTES = {pattern.name for pattern in project_urlpatterns}
 
 
 def everyone(status: int) -> dict[str, int | str]:
@@ -112,6 +117,9 @@ MATRIX: dict[str, dict[str, dict]] = {
     # No such lease here: 404 for all (who may release one is test_actions_leases' to say).
     "lease-release": {"GET": everyone(405), "POST": everyone(404)},
     "stay-setting": {"GET": everyone(405), "POST": everyone(302)},
+    # An old address (here a case's, from before projects) leads to the item in its project;
+    # a form posted to one is posted again there (307).
+    "moved-address": {"GET": everyone(302), "POST": everyone(307)},
     # Leads see everyone's progress.
     "progress": {"GET": only(LEADS, 200), "POST": everyone(405)},
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
@@ -259,6 +267,7 @@ def url_of(name: str, world: dict) -> str:
         "plan-undo-accept-rule": {"pk": world["plan"].pk},
         "revision": {"pk": world["document"].pk},
         "revision-upload": {"pk": world["document"].pk},
+        "moved-address": {"prefix": "cases", "rest": f"{world['case'].pk}/"},
         "api:post_revision": {"document_id": world["document"].pk},
         "api:propose": {"document_id": world["document"].pk},
         "api:post_plan": {"document_id": world["document"].pk},
@@ -269,7 +278,10 @@ def url_of(name: str, world: dict) -> str:
         return reverse("admin:index") + "no-such-page/"
     if name.startswith("admin:"):
         return admin_url(name)
-    return reverse(name, kwargs=pattern_kwargs.get(name, {}))
+    kwargs = pattern_kwargs.get(name, {})
+    if name in PROJECT_ROUTES:
+        kwargs = {"project": DEFAULT_SLUG} | kwargs
+    return reverse(name, kwargs=kwargs)
 
 
 # What an admin URL may need; the first set its pattern takes is used.
@@ -297,6 +309,7 @@ def client_for(person: str, name: str) -> Client:
     user = User.objects.create_user(person.replace(" ", "-"), is_staff=person == "staff")
     if person in GROUPS:
         user.groups.add(Group.objects.get_or_create(name=GROUPS[person])[0])
+    member_of_default(user)
     if name.startswith("api:"):
         key = f"key-of-{person}"
         ApiToken.objects.create(

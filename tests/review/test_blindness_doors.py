@@ -27,10 +27,12 @@ from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.models import ApiToken, Job, Lease
+from review.models.projects import DEFAULT_SLUG
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review
+from tests.builders.urls import url_of
 from tests.builders.users import user_in
 from tests.review.test_access_matrix import route_names
 
@@ -61,6 +63,7 @@ FORBIDDEN = (FIRST, *NOTES.values(), *DECISION_WORDS)
 # Routes the walk leaves alone, each with why. Nothing else may be missing from it.
 NOT_WALKED = {
     "logout": "signing out ends the walk's session and draws nothing of a review",
+    "moved-address": "an old address only redirects to one of the routes walked here",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"
@@ -111,12 +114,12 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         ("cases", case, first_case),
         ("answers", answer, first_answer),
     ):
-        _signed_in(person).post(reverse("item-here", args=[queue, item.pk]))
+        _signed_in(person).post(url_of("item-here", queue, item.pk))
 
     client = _signed_in(blind)
-    client.post(reverse("cases-next"))
+    client.post(url_of("cases-next"))
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("job-export-decisions"))
+        client.post(url_of("job-export-decisions"))
     key = "key-of-the-blind-reviewer"
     ApiToken.objects.create(
         user=blind, name="t", key_sha256=hashlib.sha256(key.encode()).hexdigest()
@@ -147,7 +150,11 @@ def _signed_in(user) -> Client:
 
 def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
     """Every set of URL kwargs the walk tries for route `name`: each planted object the route
-    can name. A kwarg it does not know fails the walk."""
+    can name, in the project "Default". A kwarg it does not know fails the walk."""
+    if "project" in keys:
+        for filled in fillings(name, keys - {"project"}, world):
+            yield {"project": DEFAULT_SLUG} | filled
+        return
     if not keys:
         yield {}
         return
@@ -209,17 +216,19 @@ def _plan_kwargs(name: str, keys: set[str], plan) -> Iterator[dict]:
             yield filled | ({"action": action} if action else {})
 
 
-def route_keys(patterns=None, namespace: str = "") -> dict[str, set[str]]:
-    """Route name -> the names of its URL kwargs, read off the URL table itself (the admin's
-    routes left out: it is staff's, and the blind reviewer is not staff)."""
+def route_keys(patterns=None, namespace: str = "", outer=frozenset()) -> dict[str, set[str]]:
+    """Route name -> the names of its URL kwargs (those of the prefix it is under too, the
+    project's), read off the URL table itself (the admin's routes left out: it is staff's, and
+    the blind reviewer is not staff)."""
     keys: dict[str, set[str]] = {}
     for pattern in patterns if patterns is not None else get_resolver().url_patterns:
         if isinstance(pattern, URLResolver):
             if pattern.namespace != "admin":
                 inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
-                keys |= route_keys(pattern.url_patterns, inner)
+                prefix = outer | set(pattern.pattern.regex.groupindex)
+                keys |= route_keys(pattern.url_patterns, inner, prefix)
         else:
-            keys[f"{namespace}{pattern.name}"] = set(pattern.pattern.regex.groupindex)
+            keys[f"{namespace}{pattern.name}"] = outer | set(pattern.pattern.regex.groupindex)
     return keys
 
 
@@ -266,7 +275,7 @@ def knock(world: dict, name: str, url: str, query: str) -> Iterator[tuple[str, o
     yield "GET", client.get(url + query, follow=True)
     yield "GET htmx", client.get(url + query, headers=HTMX)
     if not query:
-        seen = LONG_AGO if "/open/plans/" in url else "0"
+        seen = LONG_AGO if "/p/default/open/plans/" in url else "0"
         stale = {"version": "0", "seen": seen}
         yield "POST", client.post(url, stale, follow=True)
         yield "POST htmx", client.post(url, stale, headers=HTMX)
@@ -303,8 +312,8 @@ def test_no_door_shows_the_blind_reviewer_what_the_first_reviewer_decided(
     # The walk read the pages themselves, signed in, not a sign-in page or a 404 for each.
     for door in ("case", "answer", "plan"):
         pk = world[door].pk if door != "plan" else world["plans"][0].pk
-        assert answered["GET", reverse(door, args=[pk])] == 200
-    assert answered["POST htmx", reverse("item-here", args=["cases", world["case"].pk])] == 200
+        assert answered["GET", url_of(door, pk)] == 200
+    assert answered["POST htmx", url_of("item-here", "cases", world["case"].pk)] == 200
     assert answered["GET", reverse("api:list_decisions")] == 200
 
 
@@ -352,7 +361,7 @@ def test_each_first_reviewer_reads_their_own_words_at_the_same_doors(world) -> N
 def test_a_first_reviewer_still_on_the_case_is_another_reviewer_until_the_second_opinion(
     world,
 ) -> None:
-    case, poll = world["case"], reverse("item-here", args=["cases", world["case"].pk])
+    case, poll = world["case"], url_of("item-here", "cases", world["case"].pk)
 
     blind = world["client"].post(poll, headers=HTMX).content.decode()
     assert "Also here: another reviewer" in blind and FIRST not in blind
@@ -367,8 +376,8 @@ def test_an_entry_row_of_another_editor_s_review_copy_is_not_found_over_htmx(wor
     plan, first_copy, own_copy = world["plans"]
     theirs, mine = entries_of(first_copy)[0], entries_of(own_copy)[0]
 
-    refused = world["client"].get(reverse("entry", args=[first_copy.pk, theirs.pk]), headers=HTMX)
-    drawn = world["client"].get(reverse("entry", args=[own_copy.pk, mine.pk]), headers=HTMX)
+    refused = world["client"].get(url_of("entry", first_copy.pk, theirs.pk), headers=HTMX)
+    drawn = world["client"].get(url_of("entry", own_copy.pk, mine.pk), headers=HTMX)
 
     assert refused.status_code == 404 and NOTES["plan"] not in refused.content.decode()
     assert drawn.status_code == 200 and "<html" not in drawn.content.decode()

@@ -76,7 +76,7 @@ def test_the_queue_shows_only_what_the_counters_hold(client, reader):
     case.delete()
     make_case("c-2")
 
-    response = client.get("/cases/")
+    response = client.get("/p/default/cases/")
 
     assert [row["value"] for row in response.context["reason_counts"]] == ["passed"]
     assert response.context["tools"] == ["policy_match"]

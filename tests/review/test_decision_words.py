@@ -139,7 +139,7 @@ def test_a_plan_s_history_names_the_plan_it_adjudicated_even_when_an_entry_share
     logged_on(twin, actor=editor, action="entry.accept")
     logged_on(plan, actor=editor, action="plan.adjudicate")
 
-    rows = client.get(f"/plans/{plan.pk}/history/").context["rows"]
+    rows = client.get(f"/p/default/plans/{plan.pk}/history/").context["rows"]
 
     words = {row["decision"].action: row["words"] for row in rows if row["decision"].pk}
     assert words["plan.adjudicate"] == f"adjudicated plan {plan.pk}"
@@ -154,7 +154,7 @@ def test_a_review_copy_s_history_names_the_plan_it_is_a_copy_of(client, editor) 
     copy = open_review_copy(plan, actor=editor)
     hand_in_review(copy, editor)
 
-    rows = client.get(f"/plans/{copy.pk}/history/").context["rows"]
+    rows = client.get(f"/p/default/plans/{copy.pk}/history/").context["rows"]
 
     plan_rows = [row["words"] for row in rows if row["decision"].object_type == "plan"]
     assert plan_rows == [

@@ -244,7 +244,7 @@ def test_the_demo_has_a_lead_who_sees_everyone_s_progress(demo, client):
     lead = authenticate(username="lead", password="demo")
     assert list(lead.groups.values_list("name", flat=True)) == ["Leads"]
     client.force_login(lead)
-    assert client.get("/progress/").status_code == 200
+    assert client.get("/p/default/progress/").status_code == 200
 
 
 def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
@@ -295,7 +295,7 @@ def test_the_demos_cases_queue_stays_double_reviewed_with_cases_left_to_review(d
 def test_the_insights_page_shows_the_agreement_figures_with_the_demo_data(demo, client):
     client.force_login(get_user_model().objects.get(username="curator"))
 
-    page = client.get("/insights/").content.decode()
+    page = client.get("/p/default/insights/").content.decode()
 
     people = page[page.index('id="people"') : page.index('id="weeks"')]
     assert "Cases: " in people and "Plans: " in people

@@ -123,7 +123,7 @@ def test_the_poll_of_a_blind_reviewers_open_page_does_not_name_the_first_opinion
     client.force_login(moderator2)
 
     html = client.post(
-        f"/open/cases/{case.pk}/here/", {"seen": seen}, headers=HTMX
+        f"/p/default/open/cases/{case.pk}/here/", {"seen": seen}, headers=HTMX
     ).content.decode()
 
     assert "first opinion" in html
@@ -137,7 +137,9 @@ def test_a_blind_reviewers_conflict_does_not_name_whose_decision_it_met(
     first_opinion(case, moderator)
     client.force_login(moderator2)
 
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": seen, "note": ""}, headers=HTMX)
+    response = client.post(
+        f"/p/default/cases/{case.pk}/uphold/", {"version": seen, "note": ""}, headers=HTMX
+    )
 
     html = response.content.decode()
     assert response.status_code == 409 and "Someone" in html

@@ -103,12 +103,14 @@ def test_the_second_opinion_by_next_opens_the_next_case_after_it(client, people)
     opinion(begun, people["mod1"])
     client.force_login(people["mod2"])
 
-    opened = client.post("/cases/next/")
-    assert opened["Location"] == f"/cases/{begun.pk}/"
+    opened = client.post("/p/default/cases/next/")
+    assert opened["Location"] == f"/p/default/cases/{begun.pk}/"
     begun.refresh_from_db()
-    decided = client.post(f"/cases/{begun.pk}/uphold/", {"version": begun.version, "note": ""})
+    decided = client.post(
+        f"/p/default/cases/{begun.pk}/uphold/", {"version": begun.version, "note": ""}
+    )
 
-    assert decided["Location"] == f"/cases/{new.pk}/"
+    assert decided["Location"] == f"/p/default/cases/{new.pk}/"
     begun.refresh_from_db()
     assert begun.verdict == "upheld"
 
@@ -169,12 +171,12 @@ def test_a_plan_in_curation_goes_to_a_curator_and_opens_on_its_curation_page(cli
     assert taken(PLANS, people["ed3"]) is None
     client.force_login(people["cur"])
 
-    response = client.post("/plans/next/")
+    response = client.post("/p/default/plans/next/")
 
-    assert response["Location"] == f"/plans/{plan.pk}/curation/"
+    assert response["Location"] == f"/p/default/plans/{plan.pk}/curation/"
     assert taken(PLANS, people["cur2"]) is None
-    page = client.get(f"/plans/{plan.pk}/curation/").content.decode()
-    assert f'action="/open/plans/{plan.pk}/here/"' in page  # its poll renews the lease
+    page = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
+    assert f'action="/p/default/open/plans/{plan.pk}/here/"' in page  # its poll renews the lease
 
 
 def test_the_last_settlement_of_a_plan_handed_by_next_opens_the_next_item(client, people):
@@ -183,16 +185,17 @@ def test_the_last_settlement_of_a_plan_handed_by_next_opens_the_next_item(client
     hand_in_review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
     hand_in_review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject=[-1])
     client.force_login(people["cur"])
-    client.post("/plans/next/")
+    client.post("/p/default/plans/next/")
     entry = entries_of(plan)[-1]
 
     response = client.post(
-        f"/plans/{plan.pk}/curation/{entry.pk}/", {"version": entry.version, "pick": "first"}
+        f"/p/default/plans/{plan.pk}/curation/{entry.pk}/",
+        {"version": entry.version, "pick": "first"},
     )
 
     plan.refresh_from_db()
     assert not plan.is_open
-    assert response["Location"] == "/plans/next/"
+    assert response["Location"] == "/p/default/plans/next/"
     assert not Lease.objects.filter(holder=people["cur"]).exists()
 
 

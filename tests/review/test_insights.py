@@ -193,12 +193,12 @@ def test_the_page_shows_a_rules_record_to_an_editor_and_refuses_a_reader(client,
     plan = make_plan(4)
     decide_rows(plan, "accepted", "accepted", "rejected")
 
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
     assert 'data-rule="rule:a"' in body
     assert "2 of 3" in body and "not validated" in body
     assert '<svg class="chart" id="rules-chart" role="img"' in body
     client.force_login(reader)
-    assert client.get("/insights/").status_code == 403
+    assert client.get("/p/default/insights/").status_code == 403
 
 
 def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():

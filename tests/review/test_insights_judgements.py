@@ -255,7 +255,7 @@ def test_the_page_the_api_and_the_command_show_what_was_not_counted(client, edit
     bulk = len(accept_all(plan, editor))
     words = f"{bulk} bulk-accepted, not counted"
 
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
     assert words in body
     pipeline_user(groups=("Editors",))
     payload = api_client().get("/api/insights").json()
@@ -268,7 +268,9 @@ def test_the_page_the_api_and_the_command_show_what_was_not_counted(client, edit
     out = StringIO()
     call_command("insights", "--format", "csv", "--rule", RULE, stdout=out)
     assert words in out.getvalue()
-    page = client.get(f"/plans/{make_plan(2, name='b.md').pk}/accept-rule/", {"rule": RULE})
+    page = client.get(
+        f"/p/default/plans/{make_plan(2, name='b.md').pk}/accept-rule/", {"rule": RULE}
+    )
     assert f"{bulk} bulk-accepted, not counted" in page.content.decode()
 
 

@@ -84,11 +84,11 @@ def test_the_job_page_reaps_the_job_it_shows_and_offers_the_retry(client, editor
     job = job_of(editor, heard_seconds_ago=HEARTBEAT + 5)
     client.force_login(editor)
 
-    body = client.get(f"/jobs/{job.pk}/", headers={"HX-Request": "true"}).content.decode()
+    body = client.get(f"/p/default/jobs/{job.pk}/", headers={"HX-Request": "true"}).content.decode()
 
     assert "<html" not in body
     assert "Failed: the worker stopped" in body
-    assert f'action="/jobs/{job.pk}/retry/"' in body
+    assert f'action="/p/default/jobs/{job.pk}/retry/"' in body
     assert Job.objects.get(pk=job.pk).status == Job.Status.FAILED
 
 
@@ -105,5 +105,5 @@ def test_another_user_reading_a_job_reaps_nothing(client, editor, moderator):
     job = job_of(editor, heard_seconds_ago=HEARTBEAT + 5)
     client.force_login(moderator)
 
-    assert client.get(f"/jobs/{job.pk}/").status_code == 404
+    assert client.get(f"/p/default/jobs/{job.pk}/").status_code == 404
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING

@@ -128,7 +128,7 @@ def test_the_dashboard_and_progress_count_the_same_plans_waiting(
     client.force_login(editor)
     dashboard = client.get("/").context["queues"][0]["count"]
     client.force_login(user_in(django_user_model, "lena", "Leads"))
-    progress = client.get("/progress/").context["queues"]
+    progress = client.get("/p/default/progress/").context["queues"]
 
     assert Plan.objects.count() == 5
     assert dashboard == 3

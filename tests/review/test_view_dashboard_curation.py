@@ -86,14 +86,14 @@ def test_each_queue_to_curate_has_its_next(client, waiting, curator):
     section = curation_section(client.get("/").content.decode())
 
     for queue in ("plans", "cases", "answers"):
-        assert f'action="/{queue}/next/"' in section
+        assert f'action="/p/default/{queue}/next/"' in section
 
 
 def test_the_curators_next_from_the_dashboard_hands_an_item_to_curate(client, waiting, curator):
-    response = client.post("/plans/next/")
+    response = client.post("/p/default/plans/next/")
 
     assert response.status_code == 302
-    assert response["Location"] == f"/plans/{waiting.pk}/curation/"
+    assert response["Location"] == f"/p/default/plans/{waiting.pk}/curation/"
 
 
 def test_a_curator_is_not_counted_what_they_reviewed_themselves(client, people, django_user_model):

@@ -41,7 +41,9 @@ def released_by(lead, queue: str, holder) -> tuple[int, Lease]:
 
 
 def poll(client, queue: str, item_id: int, lease_id="") -> str:
-    response = client.post(f"/open/{queue}/{item_id}/here/", {"lease": lease_id}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/{queue}/{item_id}/here/", {"lease": lease_id}, headers=HTMX
+    )
     assert response.status_code == 200
     return response.content.decode()
 
@@ -107,7 +109,9 @@ def test_a_released_page_offers_no_take_while_someone_else_holds_the_item(
 def test_take_it_again_holds_the_item_and_answers_the_strip(client, moderator, lead) -> None:
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
-    response = client.post(f"/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX
+    )
     body = response.content.decode()
     assert response.status_code == 200 and "<html" not in body
     assert "You hold this case" in body and "released your hold" not in body
@@ -120,8 +124,8 @@ def test_take_it_again_holds_the_item_and_answers_the_strip(client, moderator, l
 def test_take_it_again_without_javascript_goes_back_to_the_item(client, moderator, lead) -> None:
     make_case()
     item_id, _ = released_by(lead, CASES, moderator)
-    response = client.post(f"/open/cases/{item_id}/take/")
-    assert response.status_code == 302 and response.url == f"/cases/{item_id}/"
+    response = client.post(f"/p/default/open/cases/{item_id}/take/")
+    assert response.status_code == 302 and response.url == f"/p/default/cases/{item_id}/"
     assert Lease.objects.get().holder == moderator
 
 
@@ -133,13 +137,15 @@ def test_take_it_again_is_refused_while_someone_else_holds_it(
     other = user_in(django_user_model, "moderator2", "Moderators")
     taken = leases.take_next(CASES, other)
 
-    response = client.post(f"/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX
+    )
     body = response.content.decode()
     assert response.status_code == 409
     assert "Someone else holds this case now" in body and "Held by moderator2" in body
     assert list(Lease.objects.values_list("pk", "holder")) == [(taken.pk, other.pk)]
 
-    plain = client.post(f"/open/cases/{item_id}/take/", follow=True)
+    plain = client.post(f"/p/default/open/cases/{item_id}/take/", follow=True)
     assert "Someone else holds this case now" in plain.content.decode()
     assert list(Lease.objects.values_list("pk", "holder")) == [(taken.pk, other.pk)]
 
@@ -148,8 +154,8 @@ def test_take_it_again_is_post_only_for_reviewers_of_an_item_that_exists(
     client, reader, lead
 ) -> None:
     case = make_case()
-    assert client.get(f"/open/cases/{case.pk}/take/").status_code == 405
-    assert client.post(f"/open/cases/{case.pk}/take/").status_code == 403
-    assert client.post("/open/cases/999/take/").status_code == 404
-    assert client.post(f"/open/tasks/{case.pk}/take/").status_code == 404
+    assert client.get(f"/p/default/open/cases/{case.pk}/take/").status_code == 405
+    assert client.post(f"/p/default/open/cases/{case.pk}/take/").status_code == 403
+    assert client.post("/p/default/open/cases/999/take/").status_code == 404
+    assert client.post(f"/p/default/open/tasks/{case.pk}/take/").status_code == 404
     assert not Lease.objects.exists()

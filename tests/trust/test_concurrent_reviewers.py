@@ -102,10 +102,10 @@ def review(server: Server, username: str, targets: dict, seed: int) -> list[Atte
     for _ in range(DECISIONS_EACH):
         key = rng.choice(sorted(targets[kind]))
         if kind == "entry":
-            page = f"{server.url}/plans/{targets['entry'][key]['plan']}/entries/{key}/"
+            page = f"{server.url}/p/default/plans/{targets['entry'][key]['plan']}/entries/{key}/"
             action = rng.choice(ENTRY_ACTIONS)
         else:
-            page = f"{server.url}/cases/{key}/"
+            page = f"{server.url}/p/default/cases/{key}/"
             action = rng.choice(CASE_ACTIONS)
         found = VERSION.search(session.get(page, headers=HTMX, timeout=TIMEOUT).text)
         version = int(found.group(1)) if found else None
