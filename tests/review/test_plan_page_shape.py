@@ -89,7 +89,7 @@ def test_a_route_reversed_once_gives_each_row_the_address_reverse_gives_it() -> 
 
 def test_a_route_that_holds_no_pk_as_a_segment_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'plans'"):
-        EntryRoute("plans")
+        EntryRoute("plans", project=DEFAULT_SLUG)
 
 
 @pytest.mark.django_db

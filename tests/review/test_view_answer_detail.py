@@ -123,9 +123,9 @@ def test_the_answer_page_takes_as_many_queries_for_a_hundred_references_as_for_t
     many = make_answer("a-many", text=many_text, sources=[make_source(n) for n in range(1, 101)])
     client.get(f"/p/default/answers/{few.pk}/")
 
-    with django_assert_max_num_queries(8) as small:
+    with django_assert_max_num_queries(9) as small:
         client.get(f"/p/default/answers/{few.pk}/")
-    with django_assert_max_num_queries(8) as large:
+    with django_assert_max_num_queries(9) as large:
         response = client.get(f"/p/default/answers/{many.pk}/")
 
     assert len(large.captured_queries) == len(small.captured_queries)

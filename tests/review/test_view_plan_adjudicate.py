@@ -136,7 +136,7 @@ def test_adjudicating_a_plan_taken_from_next_says_so_on_the_next_plan_without_of
     make_plan(3, name="first.md")
     make_plan(4, name="second.md")
     taken = client.post("/p/default/plans/next/")
-    plan = Plan.objects.get(pk=taken["Location"].split("/")[2])
+    plan = Plan.objects.get(pk=taken["Location"].split("/")[4])
     decide_all(plan, editor)
     plan.refresh_from_db()
 

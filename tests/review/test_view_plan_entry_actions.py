@@ -312,10 +312,11 @@ def test_accept_and_undo_make_the_same_few_queries_for_10_or_200_entries(
     entry = entries_of(plan)[sections // 2]
     client.force_login(editor)
     client.get("/")  # the session is read once, not counted below
-    # Session, user, groups, the entry with its plan, the plan's double-review facts; in the
-    # transaction the plan's counters (the re-check that it is open), the entry and the log
-    # row; then where its text ends with what is merged into it; no count over the entries.
-    with django_assert_max_num_queries(11):
+    # Session, user, the project the address names, groups, the entry with its plan, the
+    # plan's double-review facts; in the transaction the plan's counters (the re-check that it
+    # is open), the entry and the log row; then where its text ends with what is merged into
+    # it; no count over the entries.
+    with django_assert_max_num_queries(12):
         assert act(client, entry, "accept", version=1).status_code == 200
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert act(client, entry, "undo", version=2).status_code == 200
