@@ -136,8 +136,9 @@ def member_roles(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     return respond_to_decision(
         request,
         act,
-        redraw=lambda status, decision=None, **outcome: _members_page(
-            request, project, status=status, bound=form, **outcome
+        # After a 409 the member's roles are drawn as they are now, with their new version.
+        redraw=lambda status, decision=None, stale=None, **outcome: _members_page(
+            request, project, status=status, bound=None if stale else form, stale=stale, **outcome
         ),
         done_url=lambda: reverse("project-members", kwargs={"slug": project.slug}),
     )
@@ -159,5 +160,10 @@ def member_remove(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
         redraw=lambda status, decision=None, **outcome: _members_page(
             request, project, status=status, **outcome
         ),
-        done_url=lambda: reverse("project-members", kwargs={"slug": project.slug}),
+        # A lead who leaves the project can no longer open its members page.
+        done_url=lambda: (
+            reverse("project-members", kwargs={"slug": project.slug})
+            if project.members_managed_by(request.user)
+            else reverse("dashboard")
+        ),
     )

@@ -117,9 +117,12 @@ def test_a_role_change_from_a_stale_page_is_refused_naming_who_changed_it(
     client.post(url, {"version": seen, "lead": "on"})
     response = client.post(url, {"version": seen, "curator": "on"})
     assert response.status_code == 409
-    assert "sam (membership.roles" in response.content.decode()
+    body = response.content.decode()
+    assert "sam (membership.roles" in body
     membership.refresh_from_db()
     assert membership.role_names == {"lead"}
+    # The form is drawn again as the membership is now, ready to change from there.
+    assert f'value="{membership.version}" id="member-{membership.pk}-version"' in body
     assert Decision.objects.filter(action="membership.roles").count() == 1
 
 
@@ -212,3 +215,14 @@ def test_project_names_descriptions_and_usernames_are_escaped(
         body = client.get(url).content.decode()
         assert HOSTILE not in body and "x<b>y" not in body
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+
+
+def test_a_lead_who_leaves_their_project_is_sent_to_the_dashboard(
+    client, project, django_user_model
+) -> None:
+    lead = member(django_user_model, "lena", project, lead=True)
+    client.force_login(lead.user)
+    response = client.post(f"{members_url(project)}{lead.pk}/remove/", {"version": lead.version})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert not Membership.objects.filter(pk=lead.pk).exists()
