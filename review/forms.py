@@ -1,5 +1,6 @@
 """The app's forms: the two uploads on the plans list, a document's revision upload, the
-entry edit form (and the curator's, which settles a double review with it), a review policy.
+entry edit form (and the curator's, which settles a double review with it), a review policy;
+a new project, and a person's place in one with their roles.
 
 The edit form reads what the editor typed (whole-number offsets within the text, the title
 and path without surrounding space); what makes an edit valid beyond that (the path grammar,
@@ -14,7 +15,7 @@ from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
 from review.actions.reviews import policy_reasons, policy_rules
-from review.models import Document, Entry, ReviewPolicy
+from review.models import Document, Entry, Membership, ReviewPolicy, Roles
 
 
 class DocumentUploadForm(forms.Form):
@@ -263,3 +264,65 @@ class ReviewPolicyForm(forms.Form):
             "rules": data["rules"],
             "on_overturn": data["on_overturn"],
         }
+
+
+class ProjectForm(forms.Form):
+    """A new project as staff make it on /projects/new/; `review.actions.projects` says what
+    makes a name and a slug acceptable."""
+
+    name = forms.CharField(label="Name", max_length=200)
+    slug = forms.CharField(
+        label="Slug",
+        max_length=50,
+        help_text="Its part of the project's addresses: letters, digits, dashes, underscores.",
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    description = forms.CharField(label="Description", required=False, widget=forms.Textarea)
+
+
+def _role_fields() -> dict[str, forms.BooleanField]:
+    return {name: forms.BooleanField(label=label, required=False) for name, label in Roles.NAMES}
+
+
+class MemberAddForm(forms.Form):
+    """A person given a place in a project, by username, with the roles they hold there (none:
+    a reader)."""
+
+    username = forms.CharField(
+        label="Username",
+        max_length=150,
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class MemberRolesForm(forms.Form):
+    """One member's roles, as the members page shows them, with the version it showed."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    @classmethod
+    def for_membership(cls, membership: Membership, data=None) -> MemberRolesForm:
+        initial = {name: getattr(membership, name) for name, _ in Roles.NAMES}
+        # Not prefixed: the one answer to a versioned form reads its "version" field. The
+        # ids alone tell one member's checkboxes from another's.
+        form = cls(
+            data,
+            initial={**initial, "version": membership.version},
+            auto_id=f"member-{membership.pk}-%s",
+        )
+        form.membership_pk = membership.pk
+        return form
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}

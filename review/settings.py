@@ -136,6 +136,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "review.context_processors.project",
+                "review.context_processors.projects",
             ],
         },
     },

@@ -19,6 +19,7 @@ from review.views import (
     plans,
     policies,
     progress,
+    project_admin,
     queues,
     revisions,
 )
@@ -107,6 +108,21 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", without_login(api.urls)),
     path("", dashboard.dashboard, name="dashboard"),
+    # Projects and members
+    path("projects/", project_admin.project_list, name="projects"),
+    path("projects/new/", project_admin.project_new, name="project-new"),
+    path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
+    path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
+    path(
+        "projects/<slug:slug>/members/<int:pk>/",
+        project_admin.member_roles,
+        name="project-member-roles",
+    ),
+    path(
+        "projects/<slug:slug>/members/<int:pk>/remove/",
+        project_admin.member_remove,
+        name="project-member-remove",
+    ),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
     path("p/<slug:project>/", include(project_urlpatterns)),
     # The addresses from before projects (bookmarks, links in tickets) lead to the same page

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from review.models.decided import DecisionHooks
+
 # The project today's data moved into (migration 0017), and where an item lands when the door
 # that made it names no project.
 DEFAULT_SLUG = "default"
@@ -22,7 +24,7 @@ class ProjectQuerySet(models.QuerySet):
         return self.filter(memberships__user=user)
 
 
-class Project(models.Model):
+class Project(DecisionHooks, models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=50, unique=True)
     description = models.TextField(blank=True)
@@ -35,6 +37,19 @@ class Project(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def decision_project_id(self) -> int:
+        # The making of a project is the first row of its own log.
+        return self.pk
+
+    def members_managed_by(self, user) -> bool:
+        """Staff manage every project's members; a lead of this project manages its own."""
+        # The lead role is read from the membership here until review/permissions.py asks it
+        # per project; then this asks that.
+        if not getattr(user, "is_authenticated", False):
+            return False
+        return user.is_staff or self.memberships.filter(user=user, lead=True).exists()
 
 
 def default_project_id() -> int:
@@ -75,14 +90,16 @@ class Roles(models.Model):
         return ", ".join(label for name, label in self.NAMES if getattr(self, name)) or "Reader"
 
 
-class Membership(Roles):
-    """A person's place in one project, with the roles they hold there."""
+class Membership(DecisionHooks, Roles):
+    """A person's place in one project, with the roles they hold there. Its roles change as
+    decisions do (`review.actions.projects`): versioned, each change in the project's log."""
 
     project = models.ForeignKey(Project, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
 
     class Meta:
         ordering = ["project", "user"]

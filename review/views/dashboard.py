@@ -1,4 +1,5 @@
-"""The dashboard at "/" with the review queues and the user's own recent decisions.
+"""The dashboard at "/" with the review queues, the projects the user works in with what
+waits for them in each, and the user's own recent decisions.
 
 Login and logout are Django's own views (templates/registration/login.html); logout is a POST.
 """
@@ -16,8 +17,9 @@ from django.views.decorators.http import require_GET
 from grounding.segmentation import shown_number
 from review.actions.plan_reviews import plans_in_curation_for
 from review.actions.reviews import in_curation_for
+from review.context_processors import project_home_url, project_url
 from review.decisions import decisions_by
-from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
+from review.models import Answer, Case, Decision, Entry, Membership, Plan, Project, ReviewPolicy
 from review.permissions import (
     can_curate,
     can_decide_answers,
@@ -62,6 +64,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "project": project,
             "can_lead": can_lead(request.user),
             "stays": stays_after_deciding(request.user),
+            "projects": _your_projects(request.user),
         },
     )
 
@@ -96,6 +99,65 @@ def _queues(user, slug: str) -> list[dict]:
             "next_url": reverse("answers-next", args=[slug]),
         },
     ]
+
+
+def _your_projects(user) -> list[dict]:
+    """The projects `user` works in, each with their roles there and what waits for them."""
+    projects = list(Project.objects.of_member(user))
+    roles = {m.project_id: m for m in Membership.objects.filter(user=user, project__in=projects)}
+    # Keyed by the projects themselves: someone added to a project sees it at once, and
+    # nobody is handed figures of a project they are not in.
+    key = "dashboard:projects:" + ",".join(str(project.pk) for project in projects)
+    counted = _cached(key, lambda: _waiting_per_project(projects))
+    return [
+        {
+            "project": project,
+            "url": project_home_url(project),
+            "roles": "Staff" if user.is_staff else roles[project.pk].role_label,
+            "waiting": waiting_for(user, project, counted.get(project.pk, {})),
+            "manages": project.members_managed_by(user),
+        }
+        for project in projects
+    ]
+
+
+def waiting_for(user, project: Project, counted: dict[str, int]) -> list[dict]:
+    """What waits in `project` for `user` to decide, by queue, from the project's `counted`
+    figures (`_waiting_per_project`): only the queues `user` may decide there."""
+    # The permission functions ask the global roles until they take the project; the project
+    # is to be passed to them here, the one place these per-project queues ask.
+    queues = (
+        ("plans", "plans waiting", can_decide_plans(user), "?status=open"),
+        ("cases", "cases undecided", can_decide_cases(user), ""),
+        ("answers", "answers awaiting publication", can_decide_answers(user), ""),
+    )
+    return [
+        {
+            "queue": queue,
+            "name": name,
+            "count": counted.get(queue, 0),
+            "url": project_url(project, queue) + query,
+            "next_url": project_url(project, f"{queue}-next"),
+        }
+        for queue, name, yours, query in queues
+        if yours
+    ]
+
+
+def _waiting_per_project(projects: list[Project]) -> dict[int, dict[str, int]]:
+    """project id -> queue -> how many wait there for a person: one query per queue, however
+    many projects."""
+    waiting = {
+        "plans": Plan.objects.waiting(),
+        "cases": Case.objects.filter(verdict=Case.Verdict.PROPOSED),
+        "answers": Answer.objects.filter(state=Answer.State.PROPOSED),
+    }
+    counted: dict[int, dict[str, int]] = {}
+    for queue, items in waiting.items():
+        rows = items.filter(project__in=projects).values_list("project_id")
+        for project_id, count in rows.annotate(n=Count("pk")).order_by():
+            counted.setdefault(project_id, {})[queue] = count
+    return counted
 
 
 def _plans_awaiting_decisions() -> tuple[int, int]:

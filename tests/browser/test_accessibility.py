@@ -12,7 +12,7 @@ from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
-from review.models import Job
+from review.models import Job, Membership, Project
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
@@ -122,6 +122,24 @@ def test_the_policies_pages_have_no_serious_accessibility_violation(page, review
 
     log_in(page, "boss")
     assert violations_on(page, ["/p/default/policies/", "/p/default/policies/cases/"]) == {}
+
+
+def test_the_project_pages_and_the_switcher_have_no_serious_accessibility_violation(
+    page, reviewers
+) -> None:
+    """The projects list, a new project's form, a project's members page, and the dashboard
+    with its projects, the top bar's switcher open."""
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    project = Project.objects.create(name="Readmes", slug="readmes", description="Real ones.")
+    Membership.objects.create(project=project, user=reviewers["editor"], editor=True, lead=True)
+
+    log_in(page, "boss")
+    paths = ["/projects/", "/projects/new/", "/projects/readmes/members/"]
+    assert violations_on(page, paths) == {}
+    page.goto("/")
+    page.locator(".project-switcher summary").click()
+    assert violations(page) == []
 
 
 def test_the_curation_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:

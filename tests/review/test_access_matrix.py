@@ -136,6 +136,15 @@ MATRIX: dict[str, dict[str, dict]] = {
     "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
     "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
     "review-next": {"GET": everyone(302), "POST": everyone(405)},
+    # Projects and members: staff make projects (an empty form: 422). Nobody here is a member
+    # of the project named, so only staff can tell it exists (404 for everyone else), and no
+    # membership 999 is in it.
+    "projects": {"GET": only(set(), 200), "POST": everyone(405)},
+    "project-new": {"GET": only(set(), 200), "POST": only(set(), 422)},
+    "project-members": {"GET": only(set(), 200, otherwise=404), "POST": everyone(405)},
+    "project-member-add": {"GET": everyone(405), "POST": only(set(), 422, otherwise=404)},
+    "project-member-roles": {"GET": everyone(405), "POST": everyone(404)},
+    "project-member-remove": {"GET": everyone(405), "POST": everyone(404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
@@ -259,6 +268,10 @@ def url_of(name: str, world: dict) -> str:
         "plan-curate-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "plan-curate-undo": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "policy": {"queue": "cases"},
+        "project-members": {"slug": DEFAULT_SLUG},
+        "project-member-add": {"slug": DEFAULT_SLUG},
+        "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
         "review-next": {"queue": "cases"},
         "job": {"pk": 999},
         "job-retry": {"pk": 999},

@@ -26,7 +26,7 @@ from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
-from review.models import ApiToken, Job, Lease
+from review.models import ApiToken, Job, Lease, Project
 from review.models.projects import DEFAULT_SLUG
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
@@ -197,6 +197,13 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
             yield {"document_id": plan.document_id}
     elif keys == {"job_id"}:
         yield {"job_id": world["job"].pk}
+    elif keys <= {"slug", "pk"} and name.startswith("project-"):
+        # A project's members pages: every project, and each membership in it.
+        for project in Project.objects.all():
+            if "pk" not in keys:
+                yield {"slug": project.slug}
+            for membership in project.memberships.all() if "pk" in keys else ():
+                yield {"slug": project.slug, "pk": membership.pk}
     else:
         raise AssertionError(
             f"the blindness walk cannot fill {name} ({', '.join(sorted(keys))}): teach "
