@@ -23,9 +23,14 @@ def project(request: HttpRequest) -> dict:
     return {"project": SimpleLazyObject(lambda: home_project(request.user))}
 
 
+def project_url(project: Project, name: str) -> str:
+    """The address of the page `name` (a route's name) of `project`."""
+    return reverse(name, args=[project.slug])
+
+
 def project_home_url(project: Project) -> str:
     """Where a person switching to `project` lands: its plans."""
-    return reverse("plans", args=[project.slug])
+    return project_url(project, "plans")
 
 
 @dataclass(frozen=True)

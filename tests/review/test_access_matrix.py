@@ -136,15 +136,15 @@ MATRIX: dict[str, dict[str, dict]] = {
     "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
     "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
     "review-next": {"GET": everyone(302), "POST": everyone(405)},
-    # Projects and members: staff make projects (an empty form: 422). Nobody here is a member
-    # of the project named, so only staff can tell it exists (404 for everyone else), and no
-    # membership 999 is in it.
+    # Projects and members: staff make projects (an empty form: 422). Everyone here is a member
+    # of the project named, Default, and its lead (with staff) manages its members; others are
+    # refused (403), and no membership 999 is in it.
     "projects": {"GET": only(set(), 200), "POST": everyone(405)},
     "project-new": {"GET": only(set(), 200), "POST": only(set(), 422)},
-    "project-members": {"GET": only(set(), 200, otherwise=404), "POST": everyone(405)},
-    "project-member-add": {"GET": everyone(405), "POST": only(set(), 422, otherwise=404)},
-    "project-member-roles": {"GET": everyone(405), "POST": everyone(404)},
-    "project-member-remove": {"GET": everyone(405), "POST": everyone(404)},
+    "project-members": {"GET": only({"lead"}, 200), "POST": everyone(405)},
+    "project-member-add": {"GET": everyone(405), "POST": only({"lead"}, 422)},
+    "project-member-roles": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    "project-member-remove": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
