@@ -24,9 +24,10 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.comments import add_comment
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
-from review.models import ApiToken, Job, Lease
+from review.models import ApiToken, Comment, Job, Lease, Membership, Mention
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
@@ -105,6 +106,12 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         note=NOTES["answer"],
     )
 
+    # Each first reviewer comments on the item they decided, mentioning the blind reviewer.
+    Membership.objects.get_or_create(project_id=case.project_id, user=blind)
+    for item, person, queue in ((kept, first_plan, "plan"), (case, first_case, "case"),
+                                (answer, first_answer, "answer")):  # fmt: skip
+        add_comment(item, author=person, text=f"@blind {NOTES[queue]}")
+
     # Each first reviewer stays on the page they decided on: it polls, so they are "here".
     for queue, item, person in (
         ("plans", first_copy, first_plan),
@@ -132,6 +139,8 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         "answer": answer,
         "job": Job.objects.get(created_by=blind),
         "lease": Lease.objects.get(holder=blind, queue="cases"),
+        "comments": list(Comment.objects.values_list("pk", flat=True)),
+        "mentions": list(Mention.objects.values_list("pk", flat=True)),
         "first": {"plans": first_plan, "cases": first_case, "answers": first_answer},
     }
 
@@ -158,6 +167,8 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
         "job": [world["job"].pk],
         "lease": [world["lease"].pk],
         "revision": [plan.document_id for plan in plans],
+        "comment": world["comments"],
+        "mention": world["mentions"],
     }
     if keys == {"pk"} and name.split("-")[0] in by_item:
         for pk in by_item[name.split("-")[0]]:
@@ -190,6 +201,13 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
             yield {"document_id": plan.document_id}
     elif keys == {"job_id"}:
         yield {"job_id": world["job"].pk}
+    elif keys == {"version"}:
+        yield {"version": 1}
+    elif keys == {"kind", "pk"}:
+        entries = [entry for plan in plans for entry in entries_of(plan)[:2]]
+        yield from ({"kind": "entry", "pk": entry.pk} for entry in entries)
+        yield {"kind": "case", "pk": world["case"].pk}
+        yield {"kind": "answer", "pk": world["answer"].pk}
     else:
         raise AssertionError(
             f"the blindness walk cannot fill {name} ({', '.join(sorted(keys))}): teach "

@@ -228,3 +228,13 @@ def test_under_blind_review_the_second_reviewer_reads_the_first_ones_comment_onl
     case.refresh_from_db()
     client.post(f"/cases/{case.pk}/uphold/", {"version": case.version, "note": ""})
     assert "rule 4" in client.get(f"/cases/{case.pk}/").content.decode()
+
+
+def test_the_comment_form_drawn_on_the_case_page_carries_its_csrf_token(moderator):
+    case = make_case("c-1")
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(moderator)
+
+    region = strict.get(f"/cases/{case.pk}/").content.decode().split('id="comments"', 1)[1]
+
+    assert 'name="csrfmiddlewaretoken"' in region.split("</section>", 1)[0]
