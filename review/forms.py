@@ -326,3 +326,30 @@ class MemberRolesForm(forms.Form):
 
     def roles(self) -> dict[str, bool]:
         return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class GuidelineForm(forms.Form):
+    """The guidelines' edit form: the whole text, what changed, and the version edited."""
+
+    text = forms.CharField(
+        label="Guidelines (Markdown)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 24}),
+        help_text="A level-two heading (## …) that names Plans, Segmentation, Cases, "
+        "Moderation or Answers opens that kind of item's section.",
+    )
+    summary = forms.CharField(label="What changed", required=False, max_length=200)
+    based_on = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class CommentForm(forms.Form):
+    text = forms.CharField(
+        label="Comment (Markdown; @name mentions a member)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    reply_to = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class CommentEditForm(forms.Form):
+    text = forms.CharField(label="Comment (Markdown)", widget=forms.Textarea(attrs={"rows": 4}))
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

@@ -60,18 +60,22 @@ class Filters:
     model: str = ""
     rule: str = ""
     weeks: int = 12
+    # Only what was decided under this version of the guidelines (its standing decision).
+    guideline: int | None = None
 
     @classmethod
     def from_query(cls, query) -> Filters:
         """The filters a query string asks for; anything malformed is ignored, not an error."""
         document = str(query.get("document") or "")
         weeks = str(query.get("weeks") or "")
+        guideline = str(query.get("guideline") or "")
         return cls(
             document=int(document) if document.isdigit() else None,
             proposer_version=str(query.get("version") or "").strip()[:200],
             model=str(query.get("model") or "").strip()[:200],
             rule=str(query.get("rule") or "").strip()[:200],
             weeks=min(int(weeks), MAX_WEEKS) if weeks.isdigit() and int(weeks) > 0 else 12,
+            guideline=int(guideline) if guideline.isdigit() else None,
         )
 
     def entries(self, *, review_copies: bool = False) -> QuerySet[Entry]:
@@ -85,15 +89,25 @@ class Filters:
             entries = entries.filter(plan__document_id=self.document)
         if self.proposer_version:
             entries = entries.filter(plan__proposed_by=self.proposer_version)
-        return entries
+        return self._under_guideline(entries, "state", UNDO)
 
     def cases(self) -> QuerySet[Case]:
         cases = Case.objects.all()
-        return cases.filter(model=self.model) if self.model else cases
+        cases = cases.filter(model=self.model) if self.model else cases
+        return self._under_guideline(cases, Case.OUTCOME_FIELD, "case.undo")
 
     def answers(self) -> QuerySet[Answer]:
         answers = Answer.objects.all()
-        return answers.filter(model=self.model) if self.model else answers
+        answers = answers.filter(model=self.model) if self.model else answers
+        return self._under_guideline(answers, Answer.OUTCOME_FIELD, "answer.undo")
+
+    def _under_guideline(self, rows: QuerySet, field: str, undo_action: str) -> QuerySet:
+        """`rows` narrowed to those whose standing decision (the latest not undone that set
+        `field`) was made under `guideline`; all of them without it."""
+        if self.guideline is None:
+            return rows
+        return rows.alias(guideline_in_force=guideline_in_force(rows.model, field, undo_action))\
+            .filter(guideline_in_force=self.guideline)  # fmt: skip
 
     def since(self) -> dt.datetime:
         return timezone.now() - dt.timedelta(weeks=self.weeks)
@@ -105,7 +119,27 @@ class Filters:
             "model": self.model,
             "rule": self.rule,
             "weeks": self.weeks,
+            "guideline": self.guideline,
         }
+
+
+def guideline_in_force(model, field: str, undo_action: str) -> Subquery:
+    """Per row of `model`: the guideline version of the decision its `field` stands on."""
+    standing = undoable(
+        Decision.objects.filter(
+            object_type=model._meta.model_name,
+            object_id=Cast(OuterRef("pk"), output_field=CharField()),
+            after__has_key=field,
+        ),
+        undo_action,
+    ).order_by("-at", "-pk")
+    return Subquery(standing.values("guideline_version")[:1])
+
+
+def guideline_versions() -> list[int]:
+    """The guideline versions some decision was made under, to narrow the figures to."""
+    versions = Decision.objects.exclude(guideline_version=None).order_by()
+    return sorted(versions.values_list("guideline_version", flat=True).distinct())
 
 
 def validation_settings() -> ValidationSettings:

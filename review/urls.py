@@ -9,8 +9,10 @@ from review.api.auth import without_login
 from review.views import (
     answers,
     cases,
+    comments,
     dashboard,
     entries,
+    guidelines,
     insights,
     jobs,
     legacy,
@@ -98,6 +100,18 @@ project_urlpatterns = [
     path("jobs/<int:pk>/", jobs.job_detail, name="job"),
     path("jobs/<int:pk>/retry/", jobs.job_retry, name="job-retry"),
     path("jobs/<int:pk>/download/", jobs.job_download, name="job-download"),
+    # Guidelines and discussion
+    path("guidelines/", guidelines.guidelines_page, name="guidelines"),
+    path("guidelines/edit/", guidelines.guidelines_edit, name="guidelines-edit"),
+    path("guidelines/v<int:version>/", guidelines.guidelines_version, name="guidelines-version"),
+    path("discussion/<slug:kind>/<int:pk>/", comments.item_comments, name="comments"),
+    path(
+        "discussion/<slug:kind>/<int:pk>/comments.json",
+        comments.item_comments_export,
+        name="comments-export",
+    ),
+    path("comments/<int:pk>/edit/", comments.comment_edit, name="comment-edit"),
+    path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
 ]
 
 urlpatterns = [

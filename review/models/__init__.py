@@ -7,6 +7,7 @@ is the one place that bumps it and appends to the decision log.
 
 from review.models.answers import SEARCH_CONFIG, Answer, AnswerReference, AnswerSearchVector
 from review.models.cases import Case, CaseFacet, Evidence
+from review.models.comments import Comment, CommentQuerySet, CommentRevision, Mention
 from review.models.decided import Decided, SecondOpinions
 from review.models.decisions import AppendOnlyError, Decision, DecisionQuerySet
 from review.models.documents import Document
@@ -19,6 +20,7 @@ from review.models.entries import (
     counter_column,
     merged_ends,
 )
+from review.models.guidelines import Guideline, GuidelineQuerySet
 from review.models.jobs import Job, JobOutputPart, JobQuerySet
 from review.models.leases import ConflictMet, Lease, Presence, ReviewerSettings
 from review.models.plans import (
@@ -44,6 +46,9 @@ __all__ = [
     "COUNTER_KEYS",
     "Case",
     "CaseFacet",
+    "Comment",
+    "CommentQuerySet",
+    "CommentRevision",
     "ConflictMet",
     "Decided",
     "Decision",
@@ -52,11 +57,14 @@ __all__ = [
     "Entry",
     "EntryQuerySet",
     "Evidence",
+    "Guideline",
+    "GuidelineQuerySet",
     "InProject",
     "Job",
     "JobOutputPart",
     "JobQuerySet",
     "Lease",
+    "Mention",
     "Membership",
     "PathCollision",
     "PathCollisionQuerySet",

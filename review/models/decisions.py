@@ -11,6 +11,7 @@ from django.utils import timezone
 from review.models.answers import Answer
 from review.models.cases import Case
 from review.models.entries import Entry
+from review.models.guidelines import Guideline
 from review.models.plans import Plan
 from review.models.projects import InProject
 
@@ -88,6 +89,9 @@ class Decision(InProject):
     # The "accept all proposed of a rule" this accept was one of ("" for any other
     # decision): one undo takes the batch back, and the rule's record knows nobody looked.
     batch = models.CharField(max_length=10, blank=True, default="")
+    # The version of the project's guidelines in force when it was decided (None: the
+    # project had none yet, or the row is older than guidelines).
+    guideline_version = models.PositiveIntegerField(null=True, blank=True)
 
     objects = DecisionQuerySet.as_manager()
 
@@ -109,6 +113,14 @@ class Decision(InProject):
 
     def delete(self, *args, **kwargs):
         raise AppendOnlyError("the decision log is append-only: rows are never deleted")
+
+    @staticmethod
+    def guideline_in_force(project_id: int) -> models.Subquery:
+        """The version of the project's guidelines a decision made now is made under, as a
+        subquery of the log row's INSERT: a query of its own per decision put an "accept all
+        of a rule" over its bound (test_accept_and_undo_make_the_same_few_queries_...)."""
+        rows = Guideline.objects.filter(project_id=project_id).order_by("-version")
+        return models.Subquery(rows.values("version")[:1])
 
     # "Accept all proposed of a rule" logs one entry.accept per entry, each with this note
     # (the entry keeps it too, which tells the rule's record to ask the log) and one `batch`.

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from grounding.agreement import BOOTSTRAP_RESAMPLES
 from grounding.ledger import Confusion
 from review.agreement import agreement
-from review.insights import Filters, Insights, insights, rule_names
+from review.insights import Filters, Insights, guideline_versions, insights, rule_names
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
@@ -25,7 +25,7 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied("The insights are for editors, moderators and curators.")
     filters = Filters.from_query(request.GET)
     figures = insights(filters)
-    people = agreement()
+    people = agreement(filters.guideline)
     context = {
         "figures": figures,
         "people": people,
@@ -72,6 +72,7 @@ def _narrowing_choices(filters: Filters) -> dict:
         .values_list("model", flat=True)
         .distinct(),
         "rules": _rule_choices(filters),
+        "guideline_versions": guideline_versions(),
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.urls import reverse
 from django.utils import timezone
@@ -113,6 +114,11 @@ class PlanUrls(TemplateItems):
             )
             self._decide[action] = route
         return self._decide[action]
+
+    @cached_property
+    def comments(self) -> EntryRoute:
+        """An entry's discussion page (its route names the entry alone, not the plan)."""
+        return EntryRoute("comments", kind="entry", pk=None)
 
     def at_entry(self, entry_pk: int | str) -> str:
         """The plan's page opened at the entry."""
@@ -241,6 +247,7 @@ class EntryRow(TemplateItems):
     merge_url = _row_address(lambda urls: urls.decide("merge"))
     confirm_url = _row_address(lambda urls: urls.decide("confirm-anchor"))
     undo_url = _row_address(lambda urls: urls.decide("undo"))
+    comments_url = _row_address(lambda urls: urls.comments)
 
     @property
     def page_url(self) -> str:

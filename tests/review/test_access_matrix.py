@@ -182,6 +182,16 @@ MATRIX: dict[str, dict[str, dict]] = {
         "GET": only(EDITORS | MODERATORS | CURATORS, 200, anonymous=401),
         "POST": open_to_all(405),
     },
+    # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
+    "guidelines": {"GET": everyone(200), "POST": everyone(405)},
+    "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
+    "guidelines-version": {"GET": everyone(404), "POST": everyone(405)},
+    # Discussion: whoever sees the item comments on it (an empty comment is refused); no
+    # comment or mention 999 exists.
+    "comments": {"GET": everyone(200), "POST": everyone(422)},
+    "comments-export": {"GET": everyone(200), "POST": everyone(405)},
+    "comment-edit": {"GET": everyone(404), "POST": everyone(404)},
+    "mention-read": {"GET": everyone(405), "POST": everyone(404)},
     # The admin's own sign-in: staff already signed in are sent on to the admin.
     "admin:login": {
         "GET": open_to_all(200) | {"staff": ADMIN_INSIDE},
@@ -262,6 +272,11 @@ def url_of(name: str, world: dict) -> str:
         "item-leave": {"queue": "cases", "pk": world["case"].pk},
         "item-take": {"queue": "cases", "pk": world["case"].pk},
         "lease-release": {"pk": 999},
+        "guidelines-version": {"version": 1},
+        "comments": {"kind": "case", "pk": world["case"].pk},
+        "comments-export": {"kind": "case", "pk": world["case"].pk},
+        "comment-edit": {"pk": 999},
+        "mention-read": {"pk": 999},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},

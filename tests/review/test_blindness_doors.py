@@ -24,9 +24,10 @@ from django.urls import URLResolver, get_resolver, reverse
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.comments import add_comment
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
-from review.models import ApiToken, Job, Lease, Project
+from review.models import ApiToken, Comment, Job, Lease, Membership, Mention, Project
 from review.models.projects import DEFAULT_SLUG
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
@@ -108,6 +109,12 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         note=NOTES["answer"],
     )
 
+    # Each first reviewer comments on the item they decided, mentioning the blind reviewer.
+    Membership.objects.get_or_create(project_id=case.project_id, user=blind)
+    for item, person, queue in ((kept, first_plan, "plan"), (case, first_case, "case"),
+                                (answer, first_answer, "answer")):  # fmt: skip
+        add_comment(item, author=person, text=f"@blind {NOTES[queue]}")
+
     # Each first reviewer stays on the page they decided on: it polls, so they are "here".
     for queue, item, person in (
         ("plans", first_copy, first_plan),
@@ -135,6 +142,8 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         "answer": answer,
         "job": Job.objects.get(created_by=blind),
         "lease": Lease.objects.get(holder=blind, queue="cases"),
+        "comments": list(Comment.objects.values_list("pk", flat=True)),
+        "mentions": list(Mention.objects.values_list("pk", flat=True)),
         "first": {"plans": first_plan, "cases": first_case, "answers": first_answer},
     }
 
@@ -165,6 +174,8 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
         "job": [world["job"].pk],
         "lease": [world["lease"].pk],
         "revision": [plan.document_id for plan in plans],
+        "comment": world["comments"],
+        "mention": world["mentions"],
     }
     if keys == {"pk"} and name.split("-")[0] in by_item:
         for pk in by_item[name.split("-")[0]]:
@@ -204,6 +215,13 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
                 yield {"slug": project.slug}
             for membership in project.memberships.all() if "pk" in keys else ():
                 yield {"slug": project.slug, "pk": membership.pk}
+    elif keys == {"version"}:
+        yield {"version": 1}
+    elif keys == {"kind", "pk"}:
+        entries = [entry for plan in plans for entry in entries_of(plan)[:2]]
+        yield from ({"kind": "entry", "pk": entry.pk} for entry in entries)
+        yield {"kind": "case", "pk": world["case"].pk}
+        yield {"kind": "answer", "pk": world["answer"].pk}
     else:
         raise AssertionError(
             f"the blindness walk cannot fill {name} ({', '.join(sorted(keys))}): teach "

@@ -123,10 +123,11 @@ def test_the_answer_page_takes_as_many_queries_for_a_hundred_references_as_for_t
     many = make_answer("a-many", text=many_text, sources=[make_source(n) for n in range(1, 101)])
     client.get(f"/p/default/answers/{few.pk}/")
 
-    # Two of the ten: the project its address names, and the top bar's projects.
-    with django_assert_max_num_queries(10) as small:
+    # Four of the twelve: the project its address names, the top bar's projects, the guidelines
+    # panel's and the discussion's.
+    with django_assert_max_num_queries(12) as small:
         client.get(f"/p/default/answers/{few.pk}/")
-    with django_assert_max_num_queries(10) as large:
+    with django_assert_max_num_queries(12) as large:
         response = client.get(f"/p/default/answers/{many.pk}/")
 
     assert len(large.captured_queries) == len(small.captured_queries)

@@ -151,10 +151,11 @@ def test_the_case_page_takes_as_many_queries_for_fifty_evidence_items_as_for_fiv
     small, large = case_with(5), case_with(50)
     client.get(f"/p/default/cases/{small.pk}/")  # the first request warms the session
 
-    # Two of the ten: the project its address names, and the top bar's projects.
-    with django_assert_max_num_queries(10) as few:
+    # Four of the twelve: the project its address names, the top bar's projects, the guidelines
+    # panel's and the discussion's.
+    with django_assert_max_num_queries(12) as few:
         client.get(f"/p/default/cases/{small.pk}/")
-    with django_assert_max_num_queries(10) as many:
+    with django_assert_max_num_queries(12) as many:
         client.get(f"/p/default/cases/{large.pk}/")
 
     assert len(many.captured_queries) == len(few.captured_queries)

@@ -131,8 +131,9 @@ def test_the_page_makes_the_same_few_queries_for_10_or_200_entries(
         fresh = Entry.objects.select_related("plan").get(pk=entry.pk)
         entry_actions.accept_entry(fresh, actor=editor, expected_version=fresh.version)
     client.force_login(editor)
-    # Two of the nine: the project its address names, and the top bar's projects.
-    with django_assert_max_num_queries(9):
+    # Three of the ten: the project its address names, the top bar's projects and the guidelines
+    # panel's (the project's current guidelines).
+    with django_assert_max_num_queries(10):
         page(client, plan)
 
 
