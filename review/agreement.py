@@ -91,25 +91,27 @@ class PeopleAgreement:
         return {queue.queue: queue.to_dict() for queue in self.queues}
 
 
-def agreement() -> PeopleAgreement:
-    """Every queue's figures, cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
+def agreement(project=None) -> PeopleAgreement:
+    """Every queue's figures over `project`'s items (every project's when None, for a
+    command's operator), cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
     that changes with any new decision: every opinion is one, and the bootstraps cost."""
     seconds = settings.INSIGHTS_CACHE_SECONDS
     if not seconds:
-        return _count()
-    key = "agreement:" + _cache_key(Filters())
+        return _count(project)
+    key = "agreement:" + _cache_key(Filters(project=project))
     found = cache.get(key)
     if found is None:
-        found = _count()
+        found = _count(project)
         cache.set(key, found, seconds)
     return found
 
 
-def _count() -> PeopleAgreement:
+def _count(project) -> PeopleAgreement:
+    cases = _opinion_counts(Case, project, "validator_reason")
     return PeopleAgreement(
-        cases=figures_of("cases", _opinion_counts(Case, "validator_reason"), Case.UNDECIDED),
-        answers=figures_of("answers", _opinion_counts(Answer), Answer.UNDECIDED),
-        plans=figures_of("plans", _entry_opinion_counts(), Entry.State.PROPOSED, by="rule"),
+        cases=figures_of("cases", cases, Case.UNDECIDED),
+        answers=figures_of("answers", _opinion_counts(Answer, project), Answer.UNDECIDED),
+        plans=figures_of("plans", _entry_opinion_counts(project), Entry.State.PROPOSED, by="rule"),
     )
 
 
@@ -160,7 +162,7 @@ def _groups(value) -> list[str]:
     return [value or "passed"]
 
 
-def _entry_opinion_counts() -> list[dict]:
+def _entry_opinion_counts(project) -> list[dict]:
     """For plans: each entry of an editor's submitted copy beside the same entry of the other
     copy (the later one) and of the plan it settles, counted by reviewers, states and rules."""
     submitted = Entry.objects.filter(
@@ -170,9 +172,13 @@ def _entry_opinion_counts() -> list[dict]:
         position=OuterRef("position"),
     )
     settled = Entry.objects.filter(plan=OuterRef("plan__review_of"), position=OuterRef("position"))
+    copies = Entry.objects.filter(
+        plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED
+    )
+    if project is not None:
+        copies = copies.filter(plan__project=project)
     rows = (
-        Entry.objects.filter(plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED)
-        .annotate(
+        copies.annotate(
             first=F("plan__reviewer__username"),
             first_opinion=F("state"),
             second_opinion=Subquery(submitted.values("state")[:1]),
@@ -188,7 +194,7 @@ def _entry_opinion_counts() -> list[dict]:
     return _bounded(list(rows))
 
 
-def _opinion_counts(model: type[SecondOpinions], group: str | None = None) -> list[dict]:
+def _opinion_counts(model: type[SecondOpinions], project, group: str | None = None) -> list[dict]:
     """How many items had each combination of reviewers, opinions and outcome."""
     columns = {
         "first": F("first_by__username"),
@@ -197,8 +203,9 @@ def _opinion_counts(model: type[SecondOpinions], group: str | None = None) -> li
     }
     if group:
         columns["group"] = F(group)
+    items = model.objects.all() if project is None else model.objects.filter(project=project)
     rows = list(
-        model.objects.exclude(first_opinion="")
+        items.exclude(first_opinion="")
         .exclude(second_opinion="")
         .values("first_opinion", "second_opinion", **columns)
         .annotate(n=Count("pk"))

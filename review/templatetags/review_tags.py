@@ -5,14 +5,17 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
+from review.models.projects import default_project_id
 from review.permissions import can_read_insights, role_label
 
 register = template.Library()
 
 
 @register.filter
-def role(user) -> str:
-    return role_label(user)
+def role(user, project=None) -> str:
+    """The person's roles in `project` (`user|role:request.project`); without one, in the
+    project "Default", where every address without a project works."""
+    return role_label(user, project or default_project_id())
 
 
 @register.filter
@@ -22,8 +25,9 @@ def get_item(mapping, key):
 
 
 @register.filter
-def reads_insights(user) -> bool:
-    return can_read_insights(user)
+def reads_insights(user, project=None) -> bool:
+    """Whether the person reads the insights of `project` (without one, of "Default")."""
+    return can_read_insights(user, project or default_project_id())
 
 
 @register.simple_tag

@@ -31,6 +31,7 @@ from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import current_project, in_current_project
 from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
@@ -81,7 +82,8 @@ def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
 @require_GET
 def answer_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
-    answers = Answer.objects.only(*LISTED_FIELDS)
+    project = current_project(request)
+    answers = in_current_project(request, Answer.objects.only(*LISTED_FIELDS))
     if filters["state"]:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
@@ -99,10 +101,10 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         "too_common": bool(filters["q"]) and connection.vendor == "postgresql" and not best,
         "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
-        "can_decide": can_decide_answers(request.user),
+        "can_decide": can_decide_answers(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user),
-        "can_lead": can_lead(request.user),
+        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
         "next_url": reverse("answers-next"),
     }
     return render(request, list_template(request, "review/answers/list.html", "results"), context)
@@ -184,7 +186,7 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
     )
-    may_decide = can_decide_answers(request.user)
+    may_decide = can_decide_answers(request.user, answer.project_id)
     return {
         "panel": panel,
         **opinions_context(request, answer, history, may_decide=may_decide, undo="answer.undo"),

@@ -7,7 +7,7 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -22,13 +22,14 @@ from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
-from review.permissions import can_decide_cases, can_lead
+from review.permissions import can_decide_cases, can_lead, is_member
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import current_project, in_current_project
 from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
@@ -44,12 +45,13 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
-    cases = with_holders(_filtered_cases(filters), Lease.Queue.CASES)
+    project = current_project(request)
+    cases = with_holders(_filtered_cases(request, filters), Lease.Queue.CASES)
     page = shown_page(request, cases, QUEUE_KEYS, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
-    facets = _facets()
+    facets = _facets(project) if is_member(request.user, project) else _no_facets()
     reason_counts = _reason_counts(facets[CaseFacet.Kind.REASON])
     context = {
         "page": page,
@@ -59,10 +61,10 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "tools": sorted(facets[CaseFacet.Kind.TOOL]),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
-        "can_decide": can_decide_cases(request.user),
+        "can_decide": can_decide_cases(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user),
-        "can_lead": can_lead(request.user),
+        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
         "next_url": reverse("cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
@@ -74,8 +76,8 @@ def _queue_filters(request: HttpRequest) -> dict[str, str]:
     }
 
 
-def _filtered_cases(filters: dict[str, str]):
-    cases = Case.objects.all()
+def _filtered_cases(request: HttpRequest, filters: dict[str, str]):
+    cases = in_current_project(request, Case.objects.all())
     reason = filters["reason"]
     if reason:
         # A case is flagged exactly when it has a reason. Saying so tells the database where
@@ -96,14 +98,35 @@ def _filtered_cases(filters: dict[str, str]):
     return cases
 
 
-def _facets() -> dict[str, dict[str, int]]:
-    """The queue's counts, as the database's triggers keep them: {kind: {value: count}}."""
-    facets = {kind: {} for kind in CaseFacet.Kind}
-    for kind, value, count in CaseFacet.objects.filter(count__gt=0).values_list(
-        "kind", "value", "count"
-    ):
+def _no_facets() -> dict[str, dict[str, int]]:
+    return {kind: {} for kind in CaseFacet.Kind}
+
+
+def _facets(project) -> dict[str, dict[str, int]]:
+    """The queue's counts of `project`'s cases: {kind: {value: count}}. The database's
+    triggers keep them for every case at once (`CaseFacet`), which is the project's own
+    while no other project has cases; else they are counted for the project, grouped."""
+    facets = _no_facets()
+    if Case.objects.exclude(project=project).exists():
+        rows = _facets_counted(project)
+    else:
+        rows = CaseFacet.objects.filter(count__gt=0).values_list("kind", "value", "count")
+    for kind, value, count in rows:
         facets[kind][value] = count
     return facets
+
+
+def _facets_counted(project) -> list[tuple[str, str, int]]:
+    """`CaseFacet`'s counts for one project's cases, from the cases and their evidence: two
+    grouped queries along indexes that begin with the project."""
+    cases = Case.objects.filter(project=project).order_by()
+    reasons = cases.values_list("validator_reason").annotate(n=Count("pk"))
+    evidence = Evidence.objects.filter(case__project=project).order_by()
+    tools = evidence.values_list("tool").annotate(n=Count("pk"))
+    return [
+        *((CaseFacet.Kind.REASON, value, n) for value, n in reasons),
+        *((CaseFacet.Kind.TOOL, value, n) for value, n in tools),
+    ]
 
 
 def _total(filters: dict[str, str], reason_counts: list[dict]) -> int | None:
@@ -198,7 +221,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         keys=True,
         explain=_what_verdicts_mean(case),
     )
-    may_decide = can_decide_cases(request.user)
+    may_decide = can_decide_cases(request.user, case.project_id)
     return {
         "panel": panel,
         **opinions_context(request, case, history, may_decide=may_decide, undo="case.undo"),

@@ -24,10 +24,12 @@ from review.permissions import (
     can_decide_cases,
     can_decide_plans,
     can_lead,
+    is_member,
 )
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import stays_after_deciding
 from review.views.progress import reviewer_figures
+from review.views.projects import current_project
 
 RECENT_DECISIONS = 12
 # A lease's queue -> the kind of item it held, as the log names it.
@@ -36,11 +38,13 @@ LEASE_KINDS = {"plans": "plan", "cases": "case", "answers": "answer"}
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    queues = _queues(request.user)
+    project = current_project(request)
+    queues = _queues(request.user, project)
     curation = []
-    if can_curate(request.user):
+    if can_curate(request.user, project):
         curation = _cached(
-            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user)
+            f"dashboard:curation:{project.pk}:{request.user.pk}",
+            lambda: _curation_queues(request.user, project),
         )
     recent = decisions_by(request.user, RECENT_DECISIONS)
     subjects = _subjects(recent)
@@ -55,23 +59,28 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "figures": _cached(
                 f"dashboard:figures:{request.user.pk}", lambda: reviewer_figures(request.user)[0]
             ),
-            "can_lead": can_lead(request.user),
+            "can_lead": can_lead(request.user, project),
             "stays": stays_after_deciding(request.user),
         },
     )
 
 
-def _queues(user) -> list[dict]:
-    """The three queues as the dashboard lists them: what waits, and whether it is `user`'s."""
-    plans, proposed = _plans_awaiting_decisions()
-    counted = _cached("dashboard:queues", _queue_counts)
+def _queues(user, project) -> list[dict]:
+    """The three queues of `project` as the dashboard lists them: what waits, and whether it
+    is `user`'s. A person who is no member of it is shown nothing waiting."""
+    if is_member(user, project):
+        plans, proposed = _plans_awaiting_decisions(project)
+        counted = _cached(f"dashboard:queues:{project.pk}", lambda: _queue_counts(project))
+    else:
+        plans, proposed = 0, 0
+        counted = dict.fromkeys(("flagged_cases", "undecided_cases", "proposed_answers"), 0)
     return [
         {
             "name": "Plans awaiting decisions",
             "count": plans,
             "detail": f"{proposed} entries still proposed",
             "url": reverse("plans") + "?status=open",
-            "yours": can_decide_plans(user),
+            "yours": can_decide_plans(user, project),
             "next_url": reverse("plans-next"),
         },
         {
@@ -79,7 +88,7 @@ def _queues(user) -> list[dict]:
             "count": counted["flagged_cases"],
             "detail": f"{counted['undecided_cases']} cases undecided",
             "url": reverse("cases"),
-            "yours": can_decide_cases(user),
+            "yours": can_decide_cases(user, project),
             "next_url": reverse("cases-next"),
         },
         {
@@ -87,27 +96,31 @@ def _queues(user) -> list[dict]:
             "count": counted["proposed_answers"],
             "detail": "awaiting publication",
             "url": reverse("answers"),
-            "yours": can_decide_answers(user),
+            "yours": can_decide_answers(user, project),
             "next_url": reverse("answers-next"),
         },
     ]
 
 
-def _plans_awaiting_decisions() -> tuple[int, int]:
+def _plans_awaiting_decisions(project) -> tuple[int, int]:
     """The plans waiting (`PlanQuerySet.waiting`, what /progress/ counts too) and their
     entries still proposed, in one query over the plans' stored counters (never over their
     entries)."""
-    totals = Plan.objects.waiting().aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
+    totals = (
+        Plan.objects.waiting()
+        .filter(project=project)
+        .aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
+    )
     return totals["plans"], totals["entries"] or 0
 
 
-def _curation_queues(user) -> list[dict]:
+def _curation_queues(user, project) -> list[dict]:
     """What waits for `user` to curate, per queue: the items whose two reviews differ (none
     they reviewed themselves), each with the queue's Next, which hands curators these."""
     waiting = (
-        ("plans", "Plans", plans_in_curation_for(user)),
-        ("cases", "Cases", in_curation_for(user, Case)),
-        ("answers", "Answers", in_curation_for(user, Answer)),
+        ("plans", "Plans", plans_in_curation_for(user, project)),
+        ("cases", "Cases", in_curation_for(user, Case, project)),
+        ("answers", "Answers", in_curation_for(user, Answer, project)),
     )
     return [
         {
@@ -122,12 +135,14 @@ def _curation_queues(user) -> list[dict]:
     ]
 
 
-def _queue_counts() -> dict[str, int]:
-    undecided_cases = Case.objects.filter(verdict=Case.Verdict.PROPOSED)
+def _queue_counts(project) -> dict[str, int]:
+    undecided_cases = Case.objects.filter(project=project, verdict=Case.Verdict.PROPOSED)
     return {
         "flagged_cases": undecided_cases.filter(flagged=True).count(),
         "undecided_cases": undecided_cases.count(),
-        "proposed_answers": Answer.objects.filter(state=Answer.State.PROPOSED).count(),
+        "proposed_answers": Answer.objects.filter(
+            project=project, state=Answer.State.PROPOSED
+        ).count(),
     }
 
 

@@ -45,7 +45,8 @@ def after_deciding(request: HtmxHttpRequest, queue: str, item_id: int, response)
     if stays_after_deciding(request.user):
         return response
     _remember_moved_on(request, queue, item_id)
-    lease = leases.take_next(queue, request.user)
+    # Next goes on in the project of the item just decided.
+    lease = leases.take_next(queue, request.user, leases.item_project_id(queue, item_id))
     url = item_url(queue, lease.item_id) if lease else reverse(f"{queue}-next")
     if request.htmx:
         response["HX-Redirect"] = url
@@ -168,7 +169,10 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
 
 
 def _may_take(queue: str, item_id: int, user) -> bool:
-    return leases.QUEUES[queue].may_take(user) and leases.may_hold(queue, item_id, user)
+    project = leases.item_project_id(queue, item_id)
+    return leases.QUEUES[queue].may_take(user, project) and leases.may_hold(
+        queue, item_id, user, project
+    )
 
 
 def _posted_id(value: str) -> int | None:

@@ -43,16 +43,18 @@ def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
     return {
         "double_review": True,
         "reviewers_in": sum(copy.is_adjudicated for copy in copies),
-        "may_open_copy": can_decide_plans(request.user) and plan.is_open,
-        "differences": len(differing_entries(plan)) if can_curate(request.user) else 0,
+        "may_open_copy": can_decide_plans(request.user, plan.project_id) and plan.is_open,
+        "differences": len(differing_entries(plan))
+        if can_curate(request.user, plan.project_id)
+        else 0,
     }
 
 
 @require_POST
 def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
-    if not can_decide_plans(request.user):
+    plan = get_object_or_404(Plan.objects.visible_to(request.user), pk=pk, review_of__isnull=True)
+    if not can_decide_plans(request.user, plan.project_id):
         raise PermissionDenied("Only editors review plans.")
-    plan = get_object_or_404(Plan, pk=pk, review_of__isnull=True)
     try:
         copy = open_review_copy(plan, actor=request.user)
     except ActionRefused as refused:
@@ -62,9 +64,11 @@ def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _get_plan_for_curator(request: HttpRequest, pk: int) -> Plan:
-    if not can_curate(request.user):
+    plans = Plan.objects.visible_to(request.user).select_related("document")
+    plan = get_object_or_404(plans, pk=pk, review_of__isnull=True)
+    if not can_curate(request.user, plan.project_id):
         raise PermissionDenied("Only curators settle what two editors disagree on.")
-    return get_object_or_404(Plan.objects.select_related("document"), pk=pk, review_of__isnull=True)
+    return plan
 
 
 def _curation_page(

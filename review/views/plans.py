@@ -21,8 +21,9 @@ from review.adapters.plans import colliding_paths, collision_count
 from review.forms import DocumentUploadForm, PlanUploadForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
-from review.permissions import can_decide_plans, can_lead
+from review.permissions import can_decide_plans, can_lead, is_member
 from review.views.lists import order_keys, shown_page
+from review.views.projects import current_project, in_current_project
 
 # --- the list --------------------------------------------------------------------------------
 
@@ -49,9 +50,10 @@ LIST_KEYS = order_keys(Plan, ("-created_at", "-pk"))
 
 def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
     status_filter = request.GET.get("status", "")
+    project = current_project(request)
     plans = (
         # Double review: each editor's own copy is not a plan of the list.
-        Plan.objects.filter(review_of__isnull=True)
+        in_current_project(request, Plan.objects.filter(review_of__isnull=True))
         .select_related("document")
         .only(
             "pk",
@@ -72,8 +74,10 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         status_filter = ""
         plans = plans.not_superseded()
     page = shown_page(request, with_holders(plans, Lease.Queue.PLANS), LIST_KEYS, PLANS_PER_PAGE)
-    collisions = colliding_paths(COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
-    counted = collision_count(COLLISIONS_COUNTED) if collisions else 0
+    collisions, counted = [], 0
+    if is_member(request.user, project):
+        collisions = colliding_paths(project, COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
+        counted = collision_count(project, COLLISIONS_COUNTED) if collisions else 0
     context = {
         "rows": [(plan, plan.counts) for plan in page.object_list],
         "page": page,
@@ -83,8 +87,8 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "collision_count": counted,
         "collisions_more": counted - len(collisions),
         "collisions_counted": COLLISIONS_COUNTED,
-        "can_decide": can_decide_plans(request.user),
-        "can_lead": can_lead(request.user),
+        "can_decide": can_decide_plans(request.user, project),
+        "can_lead": can_lead(request.user, project),
         "next_url": reverse("plans-next"),
         "document_form": document_form,
         "plan_form": plan_form,
@@ -94,7 +98,8 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
 
 @require_POST
 def upload_document(request: HttpRequest) -> HttpResponse:
-    if not can_decide_plans(request.user):
+    project = current_project(request)
+    if not can_decide_plans(request.user, project):
         raise PermissionDenied("Only editors propose plans.")
     form = DocumentUploadForm(request.POST, request.FILES)
     if form.is_valid():
@@ -106,11 +111,18 @@ def upload_document(request: HttpRequest) -> HttpResponse:
         }
         if runs_in_background(Job.Kind.PROPOSE, upload.name, data):
             job = start_job(
-                Job.Kind.PROPOSE, request.user, name=upload.name, data=data, options=options
+                Job.Kind.PROPOSE,
+                request.user,
+                project=project,
+                name=upload.name,
+                data=data,
+                options=options,
             )
             return redirect("job", pk=job.pk)
         try:
-            plan = propose_document(upload.name, data, actor=request.user, **options)
+            plan = propose_document(
+                upload.name, data, actor=request.user, project=project, **options
+            )
         except ImportRefused as refused:
             for problem in refused.problems:
                 form.add_error(None, problem)
@@ -122,7 +134,7 @@ def upload_document(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 def upload_plan(request: HttpRequest) -> HttpResponse:
-    if not can_decide_plans(request.user):
+    if not can_decide_plans(request.user, current_project(request)):
         raise PermissionDenied("Only editors import plans.")
     form = PlanUploadForm(request.POST, request.FILES)
     if form.is_valid():

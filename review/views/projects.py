@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from review.models import Project
@@ -16,3 +17,10 @@ def current_project(request: HttpRequest) -> Project:
         project = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})[0]
         request.project = project
     return project
+
+
+def in_current_project(request: HttpRequest, items: QuerySet) -> QuerySet:
+    """The rows of `items` that `request.user` may see, of the project the request works in:
+    what every list, count, search and Next reads (another project's items are never
+    counted, listed or handed out)."""
+    return items.visible_to(request.user).filter(project=current_project(request))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
@@ -24,6 +24,7 @@ from review.adapters.plans import propose_document
 from review.models import ApiToken
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plans import CODE_TEXT
+from tests.builders.users import ROLE_OF, member
 
 pytestmark = pytest.mark.django_db
 
@@ -295,8 +296,11 @@ def client_for(person: str, name: str) -> Client:
     if person == "anonymous":
         return Client()
     user = User.objects.create_user(person.replace(" ", "-"), is_staff=person == "staff")
-    if person in GROUPS:
-        user.groups.add(Group.objects.get_or_create(name=GROUPS[person])[0])
+    if person != "staff":
+        # Every signed-in person here works in the project "Default": "no role" and a reader
+        # are both members with no role (`test_project_isolation` walks another project's).
+        role = ROLE_OF[GROUPS.get(person)]
+        member(user, None, *([role] if role else []))
     if name.startswith("api:"):
         key = f"key-of-{person}"
         ApiToken.objects.create(

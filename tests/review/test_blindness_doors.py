@@ -17,7 +17,6 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
@@ -31,7 +30,7 @@ from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 from tests.review.test_access_matrix import route_names
 
 pytestmark = pytest.mark.django_db
@@ -75,8 +74,7 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
     for queue in ("plans", "cases", "answers"):
         double_review(queue)
     blind = user_in(django_user_model, "blind", "Editors")
-    for group in ("Moderators", "Curators"):
-        blind.groups.add(Group.objects.get_or_create(name=group)[0])
+    member(blind, None, "moderator", "curator")
     first_plan = user_in(django_user_model, f"{FIRST}-plans", "Editors")
     first_case = user_in(django_user_model, f"{FIRST}-cases", "Moderators")
     first_answer = user_in(django_user_model, f"{FIRST}-answers", "Editors")

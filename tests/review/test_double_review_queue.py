@@ -18,7 +18,7 @@ from review.models import Lease, Plan
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -80,7 +80,7 @@ def test_a_disagreement_goes_to_a_curator_not_to_the_moderators(people):
 
 def test_a_curator_who_gave_an_opinion_is_not_handed_its_curation(people, django_user_model):
     both = user_in(django_user_model, "both", "Moderators")
-    both.groups.add(people["cur"].groups.get())
+    member(both, None, "curator")
     double_review("cases")
     disputed = make_case("c-1")
     opinion(disputed, both, "uphold")

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from review.adapters.decision_log import decision_log_lines
 from review.jobs import start_job
-from review.models import Job, JobOutputPart, Plan
+from review.models import Job, JobOutputPart, Membership, Plan
 from tests.builders.cases_answers import case_line, make_case
 from tests.builders.decisions import logged
 
@@ -107,7 +107,7 @@ def test_staff_see_every_job(client, editor, django_user_model) -> None:
 def test_one_who_may_no_longer_propose_may_not_retry_a_proposal(client, editor) -> None:
     job = start_job(Job.Kind.PROPOSE, editor, name="a.md", data=b"# A\n\ntext\n")
     Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="broken")
-    editor.groups.clear()
+    Membership.objects.filter(user=editor).update(editor=False)
     page = client.get(reverse("job", args=[job.pk])).content.decode()
     assert "Failed: broken" in page
     assert "job-retry" not in page and "Retry" not in page

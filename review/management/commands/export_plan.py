@@ -6,7 +6,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
-from review.management.commands._common import REFUSED, refusal, write_atomically
+from review.management.commands._common import (
+    REFUSED,
+    add_project_argument,
+    project_named,
+    refusal,
+    write_atomically,
+)
 from review.models import Plan
 
 
@@ -20,11 +26,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("plan_id", metavar="PLAN_ID", type=int)
         parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+        add_project_argument(parser)
 
-    def handle(self, *args, plan_id: int, out: str | None, **options):
-        plan = Plan.objects.filter(pk=plan_id).first()
+    def handle(self, *args, plan_id: int, out: str | None, project: str, **options):
+        of = project_named(project)
+        plan = Plan.objects.filter(pk=plan_id, project=of).first()
         if plan is None:
-            raise CommandError(f"there is no plan with id {plan_id}", returncode=REFUSED)
+            raise CommandError(
+                f"there is no plan with id {plan_id} in project {of.slug!r}", returncode=REFUSED
+            )
         try:
             payload = export_plan(plan)
         except PlanNotAdjudicable as refused:
