@@ -39,7 +39,11 @@ COLLISIONS_COUNTED = 1000
 
 @require_GET
 def plan_list(request: HttpRequest) -> HttpResponse:
-    return _render_list(request, DocumentUploadForm(), PlanUploadForm())
+    return _render_list(request, DocumentUploadForm(), _plan_form(request))
+
+
+def _plan_form(request: HttpRequest, *args) -> PlanUploadForm:
+    return PlanUploadForm(*args, project=current_project(request))
 
 
 # The filter that shows every plan, superseded ones too.
@@ -129,14 +133,14 @@ def upload_document(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Proposed a plan for {plan.document.label}.")
             return redirect("plan", pk=plan.pk)
-    return _render_list(request, form, PlanUploadForm(), status=422)
+    return _render_list(request, form, _plan_form(request), status=422)
 
 
 @require_POST
 def upload_plan(request: HttpRequest) -> HttpResponse:
     if not can_decide_plans(request.user, current_project(request)):
         raise PermissionDenied("Only editors import plans.")
-    form = PlanUploadForm(request.POST, request.FILES)
+    form = _plan_form(request, request.POST, request.FILES)
     if form.is_valid():
         try:
             plan = import_plan(

@@ -22,6 +22,7 @@ from review.models import (
     Evidence,
     Plan,
 )
+from review.models.projects import default_project_id
 from review.views.answer_changes import finalization_changes
 from review.views.presenters import ENTRY_CHUNK, WHOLE_AROUND
 
@@ -255,7 +256,7 @@ def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
     assert cases.items >= 10 and cases.kappa.value is not None
     assert cases.people.alpha.value is not None
     assert cases.curation.outcomes.get("still in curation", 0) >= 1
-    assert policy_for("cases").is_double
+    assert policy_for("cases", default_project_id()).is_double
     assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
     assert authenticate(username="staff", password="demo").is_staff
 
@@ -278,8 +279,8 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 
     curator = get_user_model().objects.get(username="curator")
 
-    plan_lease = leases.take_next("plans", curator)
-    case_lease = leases.take_next("cases", curator)
+    plan_lease = leases.take_next("plans", curator, default_project_id())
+    case_lease = leases.take_next("cases", curator, default_project_id())
 
     assert Plan.objects.get(pk=plan_lease.item_id).review_copies.count() == 2
     assert Case.objects.get(pk=case_lease.item_id).review_stage == Case.IN_CURATION
@@ -288,7 +289,7 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 def test_the_demos_cases_queue_stays_double_reviewed_with_cases_left_to_review(demo):
     from review.actions.reviews import policy_for
 
-    assert policy_for("cases").is_double
+    assert policy_for("cases", default_project_id()).is_double
     assert Case.objects.filter(verdict="proposed", first_opinion="").exists()
 
 

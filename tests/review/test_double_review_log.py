@@ -15,6 +15,7 @@ from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
 from review.jobs import start_job
 from review.models import ApiToken, Decision, Job
+from review.models.projects import default_project_id
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_case
 from tests.builders.plan_views import make_plan
@@ -107,7 +108,7 @@ def test_an_export_job_keeps_the_log_as_its_starter_may_see_it(
     first_opinion(case, moderator)
 
     with django_capture_on_commit_callbacks(execute=True):
-        job = start_job(Job.Kind.EXPORT_DECISIONS, moderator2)
+        job = start_job(Job.Kind.EXPORT_DECISIONS, moderator2, project=default_project_id())
 
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error

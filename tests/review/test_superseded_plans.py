@@ -21,6 +21,7 @@ from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.plans import export_plan, import_plan, propose_document
 from review.decisions import ActionRefused, decisions_on
 from review.models import Decision, Document, Entry, Lease, Plan
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.plans import payload_text, proposed_payload
 from tests.builders.reviews import double_review, hand_in_review
@@ -158,17 +159,19 @@ def test_next_hands_the_carried_plan_never_the_superseded_one(alice, bob) -> Non
     plan = first_plan()
     carried = revise(plan, alice).plan
 
-    taken = leases.take_next(PLANS, bob)
+    taken = leases.take_next(PLANS, bob, default_project_id())
 
     assert taken.item_id == carried.pk
-    assert leases.take_next(PLANS, bob).item_id == carried.pk  # nothing else to move on to
+    assert (
+        leases.take_next(PLANS, bob, default_project_id()).item_id == carried.pk
+    )  # nothing else to move on to
     assert list(plans_needing_review_by(bob)) == [carried]
     assert not leases.may_hold(PLANS, plan.pk, bob)
 
 
 def test_a_lease_on_a_plan_ends_when_it_is_superseded(alice, bob) -> None:
     plan = first_plan()
-    assert leases.take_next(PLANS, bob).item_id == plan.pk
+    assert leases.take_next(PLANS, bob, default_project_id()).item_id == plan.pk
 
     revise(plan, alice)
 

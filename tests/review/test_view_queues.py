@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from review.actions import leases
 from review.models import Case, Decision, Lease, ReviewerSettings
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
@@ -49,7 +50,9 @@ def test_a_reader_may_look_at_next_but_not_take(client, reader, cases) -> None:
 def test_next_when_everything_is_held_says_so(client, moderator, cases, django_user_model):
     other = user_in(django_user_model, "moderator2", "Moderators")
     for _ in cases:
-        leases.take_next(CASES, user_in(django_user_model, f"m{_.pk}", "Moderators"))
+        leases.take_next(
+            CASES, user_in(django_user_model, f"m{_.pk}", "Moderators"), default_project_id()
+        )
     assert other.leases.count() == 0
     response = client.post("/cases/next/", follow=True)
     assert "Nothing is waiting in cases that nobody else holds" in response.content.decode()
@@ -57,7 +60,7 @@ def test_next_when_everything_is_held_says_so(client, moderator, cases, django_u
 
 def test_the_case_list_shows_who_holds_what(client, moderator, cases, django_user_model):
     other = user_in(django_user_model, "moderator2", "Moderators")
-    leases.take_next(CASES, other)
+    leases.take_next(CASES, other, default_project_id())
     body = client.get("/cases/").content.decode()
     assert "moderator2 since" in body
     assert "Release" not in body  # a moderator is not a lead
@@ -65,7 +68,7 @@ def test_the_case_list_shows_who_holds_what(client, moderator, cases, django_use
 
 def test_a_lead_releases_a_lease_from_the_list_and_it_is_logged(client, cases, django_user_model):
     holder = user_in(django_user_model, "moderator2", "Moderators")
-    lease = leases.take_next(CASES, holder)
+    lease = leases.take_next(CASES, holder, default_project_id())
     lead = user_in(django_user_model, "lena", "Leads")
     client.force_login(lead)
     assert "Release" in client.get("/cases/").content.decode()
@@ -76,7 +79,9 @@ def test_a_lead_releases_a_lease_from_the_list_and_it_is_logged(client, cases, d
 
 
 def test_a_moderator_may_not_release_another_s_lease(client, moderator, cases, django_user_model):
-    lease = leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    lease = leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     assert client.post(f"/leases/{lease.pk}/release/").status_code == 403
     assert client.get(f"/leases/{lease.pk}/release/").status_code == 405
     assert Lease.objects.exists()
@@ -86,7 +91,7 @@ def test_the_poll_renews_the_lease_and_says_who_else_is_here(
     client, moderator, cases, django_user_model
 ):
     case = cases[0]
-    lease = leases.take_next(CASES, moderator)
+    lease = leases.take_next(CASES, moderator, default_project_id())
     Lease.objects.update(expires_at=timezone.now() + timedelta(seconds=3))
     other = user_in(django_user_model, "moderator2", "Moderators")
     leases.mark_present(CASES, case.pk, other)
@@ -101,7 +106,9 @@ def test_the_poll_renews_the_lease_and_says_who_else_is_here(
 def test_the_poll_says_who_holds_a_case_someone_else_took(
     client, moderator, cases, django_user_model
 ):
-    leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     body = client.post(f"/open/cases/{cases[0].pk}/here/", headers=HTMX).content.decode()
     assert "Held by moderator2" in body
 
@@ -157,7 +164,7 @@ def test_the_poll_leaves_alone_the_entry_being_edited(client, editor, django_use
 
 def test_leaving_the_page_releases_its_lease(client, moderator, cases) -> None:
     case = cases[0]
-    leases.take_next(CASES, moderator)
+    leases.take_next(CASES, moderator, default_project_id())
     leases.mark_present(CASES, case.pk, moderator)
     assert client.post(f"/open/cases/{case.pk}/leave/").status_code == 204
     assert not Lease.objects.exists()
