@@ -13,6 +13,7 @@ from review.models.cases import Case
 from review.models.entries import Entry
 from review.models.plans import Plan
 from review.models.projects import InProject, Project
+from review.permissions import is_member
 
 
 class DecisionQuerySet(models.QuerySet):
@@ -109,6 +110,11 @@ class Decision(InProject):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.object_type}"
+
+    def visible_to(self, reader) -> bool:
+        """The members of its project read a row of the log (`DecisionQuerySet.visible_to`
+        is the twin); what of it they see under double review is `blind_to`'s."""
+        return is_member(reader, self.project_id)
 
     def save(self, *args, **kwargs):
         if not self._state.adding:
