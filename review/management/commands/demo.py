@@ -147,7 +147,8 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
         for user in USERS:
-            self.stdout.write(f"  {user.username:<10} {user.role or 'staff':<11} {user.can}")
+            role = user.role.capitalize() or "Staff"
+            self.stdout.write(f"  {user.username:<10} {role:<11} {user.can}")
 
     def ensure_user(self, demo: DemoUser):
         user, created = get_user_model().objects.get_or_create(username=demo.username)
