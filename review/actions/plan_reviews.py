@@ -27,7 +27,14 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce
 
-from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
+from review.actions.entries import (
+    ANCHOR_FIELDS,
+    UNDO,
+    EditRequest,
+    edit_entry,
+    undo_entry,
+    undo_target,
+)
 from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import entries_stored
@@ -38,15 +45,7 @@ from review.permissions import can_curate, can_decide_plans
 # What two editors must agree on for an entry to be settled.
 AGREEMENT_FIELDS = ("state", "span_start", "span_end", "title", "path")
 # What settling copies onto the plan's entry: the agreed values and the anchor made for them.
-SETTLED_FIELDS = (
-    *AGREEMENT_FIELDS,
-    "quote",
-    "prefix",
-    "suffix",
-    "anchor_status",
-    "anchor_score",
-    "anchor_confirmed",
-)
+SETTLED_FIELDS = (*AGREEMENT_FIELDS, *ANCHOR_FIELDS)
 AGREED = "entry.agreed"
 SETTLING_ACTIONS = (AGREED, "entry.curate")
 COPY_FIELDS = (
@@ -55,14 +54,9 @@ COPY_FIELDS = (
     "title",
     "span_start",
     "span_end",
-    "quote",
-    "prefix",
-    "suffix",
     "rules",
     "proposed",
-    "anchor_status",
-    "anchor_score",
-    "anchor_confirmed",
+    *ANCHOR_FIELDS,
 )
 
 
