@@ -37,7 +37,7 @@ from review.actions.entries import (
 )
 from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
-from review.adapters.plans import entries_stored
+from review.adapters.plans import entries_stored, provenance
 from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
 from review.models import Decision, Entry, Plan
 from review.permissions import can_curate, can_decide_plans
@@ -77,14 +77,11 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
             raise ActionRefused("Two editors are already reviewing this plan.")
         copy = Plan.objects.create(
             document_id=plan.document_id,
-            source_sha256=plan.source_sha256,
-            extractor_id=plan.extractor_id,
-            extractor_version=plan.extractor_version,
-            proposed_by=plan.proposed_by,
             options=plan.options,
             original_payload=plan.original_payload,
             review_of=plan,
             reviewer=actor,
+            **provenance(plan),
         )
         entries = Entry.objects.bulk_create(
             Entry(plan=copy, **{name: getattr(entry, name) for name in COPY_FIELDS})
