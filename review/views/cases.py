@@ -25,8 +25,8 @@ from review.models import Case, CaseFacet, Evidence, Lease
 from review.permissions import can_decide_cases, can_lead
 from review.views import HtmxHttpRequest
 from review.views.case_report import case_report
-from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
+from review.views.deciding import PanelPage
+from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.second_opinions import opinions_context
@@ -195,6 +195,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         note_hint="required to overturn or ask for a rewrite",
         note_rows=3,
         advice="Decide again if you still want to.",
+        badge="review/cases/case.html#verdict-badge",
         keys=True,
         explain=_what_verdicts_mean(case),
     )
@@ -216,47 +217,39 @@ def _what_verdicts_mean(case: Case) -> str:
 
 # --- Deciding ----------------------------------------------------------------------
 
+PAGE = PanelPage(
+    name="case",
+    queue=Lease.Queue.CASES,
+    template="review/cases/case.html",
+    partial="verdict",
+    get_for_user=get_case_for_user,
+    page_context=_case_context,
+    panel_context=_verdict_context,
+)
+
 
 @require_POST
 def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     name = action.replace("-", "_")
     if name not in VERDICT_ACTIONS:
         raise Http404("No such action.")
-    case = get_case_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
-    response = respond_to_decision(
+    return PAGE.decide(
         request,
-        lambda version: decide_case(
+        pk,
+        lambda case, version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
         ),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
     )
-    return after_deciding(request, Lease.Queue.CASES, case.pk, response)
 
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = get_case_for_user(request, pk, undo=True)
-    response = respond_to_decision(
+    return PAGE.undo(
         request,
-        lambda version: undo_case(case, actor=request.user, expected_version=version),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
+        pk,
+        lambda case, version: undo_case(case, actor=request.user, expected_version=version),
     )
-    return after_undoing(request, Lease.Queue.CASES, case.pk, response)
-
-
-def _verdict_response(
-    request: HtmxHttpRequest, case: Case, *, status: int, stale=None, refused=None, decision=None
-) -> HttpResponse:
-    case = get_case_for_user(request, case.pk)  # fresh, with who decided
-    extra = panel_outcome(request, stale=stale, refused=refused)
-    if request.htmx:
-        context = {"case": case, **_verdict_context(request, case), **extra}
-        return render(request, "review/cases/case.html#verdict", context, status=status)
-    context = _case_context(request, case, **extra)
-    return render(request, "review/cases/case.html", context, status=status)
 
 
 # --- what others changed, for an open page's poll -------------------------------------------
