@@ -269,7 +269,8 @@ def import_summary(result: ImportResult) -> dict:
 
 
 def _export(job: Job, progress: _Progress) -> dict:
-    # Streamed from the log into parts: the whole log is never in memory.
+    # Streamed from the log into parts: the whole log is never in memory. Read as its starter
+    # may read it (`Decision.objects.blind_to`, which asks `Plan.objects.visible_to`).
     size = JobOutputPart.write(job, decision_log_lines(on_row=progress, reader=job.created_by))
     return {"decisions": job.progress, "bytes": size}
 

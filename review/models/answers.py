@@ -6,7 +6,7 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 
-from review.models.decided import Decided, SecondOpinions
+from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
 from review.permissions import can_decide_answers
 
 SEARCH_CONFIG = "english"
@@ -53,6 +53,8 @@ class Answer(SecondOpinions, Decided):
     search = models.GeneratedField(
         expression=AnswerSearchVector(), output_field=SearchVectorField(), db_persist=True
     )
+
+    objects = SecondOpinionsQuerySet.as_manager()
 
     class Meta:
         # Newest first; the id breaks ties the same way, so one index serves either direction.

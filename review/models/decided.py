@@ -38,6 +38,14 @@ class Decided(DecisionHooks, models.Model):
         abstract = True
 
 
+class SecondOpinionsQuerySet(models.QuerySet):
+    def visible_to(self, user) -> SecondOpinionsQuerySet:
+        """The cases or answers `user` may read: the twin of `SecondOpinions.visible_to` (a
+        test holds the two to the same answer), so far every one. `user` None (a command's
+        operator) reads as staff would."""
+        return self.all()
+
+
 class SecondOpinions(models.Model):
     """The two opinions of a double review, kept on the item so that each is one versioned
     decision (and undo puts it back). The item's own verdict or state stays undecided until
@@ -76,7 +84,8 @@ class SecondOpinions(models.Model):
 
     def visible_to(self, user) -> bool:
         """Every signed-in person reads a case or an answer (signing in is checked before any
-        page or route runs)."""
+        page or route runs); a command's operator (`user` None) too. Its queryset twin is
+        `SecondOpinionsQuerySet.visible_to`."""
         return True
 
     def decidable_by(self, user, *, undoing: bool = False) -> bool:

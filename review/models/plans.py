@@ -134,19 +134,28 @@ class PlanQuerySet(models.QuerySet):
         asked for superseded ones."""
         return self.exclude(status=Plan.Status.SUPERSEDED)
 
+    def visible_to(self, user) -> PlanQuerySet:
+        """The plans `user` may see: the twin of `Plan.visible_to` (a test holds the two to
+        the same answer). Every plan; a review copy to its reviewer, and to curators and
+        staff once both copies are in. `user` None (a command's operator) reads as staff."""
+        seen = Q(review_of__isnull=True)
+        if user is not None and user.pk is not None:
+            seen |= Q(reviewer=user.pk)
+        if user is None or can_curate(user):
+            submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
+            both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
+            seen |= Q(review_of__in=both_in)
+        return self.filter(seen)
+
     def blind_to(self, reader) -> PlanQuerySet:
-        """The review copies whose log rows `reader` may not read yet: the twin of
-        `Plan.blind_to` (a test holds the two to the same answer), read by
-        `Decision.objects.blind_to`. `reader` None (a command) reads none of them."""
+        """The review copies whose log rows `reader` may not read yet: those of an open plan
+        that `visible_to` keeps from them (the twin of `Plan.blind_to`; a test holds the two
+        to the same answer), read by `Decision.objects.blind_to`. `reader` None (a command,
+        whose log is for no one in particular) reads none of them."""
         copies = self.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
         if reader is None:
             return copies
-        copies = copies.exclude(reviewer=reader)
-        if can_curate(reader):
-            submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
-            both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
-            copies = copies.exclude(review_of__in=both_in)
-        return copies
+        return copies.exclude(pk__in=Plan.objects.visible_to(reader).values("pk"))
 
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
@@ -304,10 +313,11 @@ class Plan(DecisionHooks, models.Model):
 
     def visible_to(self, user) -> bool:
         """Every reader sees a plan; a review copy only its reviewer, and curators and staff
-        once both copies are in (each editor sees only their own review)."""
-        if not self.is_review_copy or self.reviewer_id == user.pk:
+        once both copies are in (each editor sees only their own review). `user` None (a
+        command's operator) reads as staff would. `Plan.objects.visible_to` is the twin."""
+        if not self.is_review_copy or (user is not None and self.reviewer_id == user.pk):
             return True
-        return can_curate(user) and self.review_of.both_reviews_in
+        return (user is None or can_curate(user)) and self.review_of.both_reviews_in
 
     def blind_to(self, reader) -> bool:
         """Whether `reader` may not read this plan's rows of the decision log yet: a review

@@ -23,7 +23,7 @@ from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
 from review.permissions import can_decide_cases, can_lead
-from review.views import HtmxHttpRequest
+from review.views import HtmxHttpRequest, live
 from review.views.case_report import case_report
 from review.views.deciding import PanelPage
 from review.views.leasing import presence_strip, undo_offer
@@ -152,7 +152,7 @@ def get_case_for_user(
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
-        "seen": case.version,
+        "seen": live.page_cursor(decisions_on(case)),
         **presence_strip(Lease.Queue.CASES, case.pk),
         **undo_offer(request, Lease.Queue.CASES),
     }
@@ -255,19 +255,20 @@ def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # --- what others changed, for an open page's poll -------------------------------------------
 
 
-def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int]:
-    """When someone else gave a verdict since version `seen`: the badge, and a notice beside
-    the panel, out of band. The panel itself stays as it is, with the note being typed; its
-    buttons still carry the version seen, so deciding meets the other verdict as a 409."""
+def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str]:
+    """When someone else gave a verdict since the cursor `seen` (`live.news_since`): the
+    badge, and a notice beside the panel, out of band; and the cursor to ask from next. The
+    panel itself stays as it is, with the note being typed; its buttons still carry the
+    version seen, so deciding meets the other verdict as a 409."""
     case = get_case_for_user(request, pk)
-    if not seen.isdigit() or int(seen) >= case.version:
-        return "", case.version
-    latest = latest_decision(case)
+    news, cursor = live.news_since(decisions_on(case), seen, request.user)
+    latest = latest_decision(case) if news else None
+    # A decision of one's own since then redrew the panel already.
     if latest is None or latest.actor_id == request.user.pk:
-        return "", case.version
+        return "", cursor
     # Blind review: a first opinion given meanwhile is news, but not whose it was or its note.
     blind = case.hides_first_opinion_from(request.user)
     context = {"case": case, "latest": latest, "oob": True, "blind": blind}
     html = render_to_string("review/cases/case.html#verdict-badge", context, request)
     html += render_to_string("review/cases/live_news.html", context, request)
-    return html, case.version
+    return html, cursor

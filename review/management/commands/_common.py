@@ -16,6 +16,10 @@ from django.core.management.base import CommandError
 
 from review.adapters.jsonl import count_lines
 
+# Who a command reads as: the operator, who holds the database and is no one user. The models'
+# rules (`Plan.visible_to` and its queryset twin) read None as staff would.
+OPERATOR = None
+
 # Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
 NOTHING_TO_DO = 1
 REFUSED = 2
