@@ -274,8 +274,9 @@ def import_summary(result: ImportResult) -> dict:
 
 
 def _export(job: Job, progress: _Progress) -> dict:
-    # Streamed from the log into parts: the whole log is never in memory.
-    # The log of the job's own project, as its starter may read it.
+    # Streamed from the log into parts: the whole log is never in memory. The log of the
+    # job's own project, read as its starter may read it (`Decision.objects.blind_to`, which
+    # asks `Plan.objects.visible_to`).
     lines = decision_log_lines(on_row=progress, reader=job.created_by, project=job.project_id)
     size = JobOutputPart.write(job, lines)
     return {"decisions": job.progress, "bytes": size}

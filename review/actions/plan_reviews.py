@@ -27,10 +27,17 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce
 
-from review.actions.entries import UNDO, EditRequest, edit_entry, undo_entry, undo_target
+from review.actions.entries import (
+    ANCHOR_FIELDS,
+    UNDO,
+    EditRequest,
+    edit_entry,
+    undo_entry,
+    undo_target,
+)
 from review.actions.plans import do_adjudicate_plan
 from review.adapters.errors import PlanNotAdjudicable
-from review.adapters.plans import entries_stored
+from review.adapters.plans import entries_stored, provenance
 from review.decisions import ActionRefused, decide, decided_by, record_made, undoable
 from review.models import Decision, Entry, Plan
 from review.permissions import can_curate, can_decide_plans
@@ -38,15 +45,7 @@ from review.permissions import can_curate, can_decide_plans
 # What two editors must agree on for an entry to be settled.
 AGREEMENT_FIELDS = ("state", "span_start", "span_end", "title", "path")
 # What settling copies onto the plan's entry: the agreed values and the anchor made for them.
-SETTLED_FIELDS = (
-    *AGREEMENT_FIELDS,
-    "quote",
-    "prefix",
-    "suffix",
-    "anchor_status",
-    "anchor_score",
-    "anchor_confirmed",
-)
+SETTLED_FIELDS = (*AGREEMENT_FIELDS, *ANCHOR_FIELDS)
 AGREED = "entry.agreed"
 SETTLING_ACTIONS = (AGREED, "entry.curate")
 COPY_FIELDS = (
@@ -55,14 +54,9 @@ COPY_FIELDS = (
     "title",
     "span_start",
     "span_end",
-    "quote",
-    "prefix",
-    "suffix",
     "rules",
     "proposed",
-    "anchor_status",
-    "anchor_score",
-    "anchor_confirmed",
+    *ANCHOR_FIELDS,
 )
 
 
@@ -84,14 +78,11 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
         copy = Plan.objects.create(
             project_id=plan.project_id,  # a review copy is of its plan's project
             document_id=plan.document_id,
-            source_sha256=plan.source_sha256,
-            extractor_id=plan.extractor_id,
-            extractor_version=plan.extractor_version,
-            proposed_by=plan.proposed_by,
             options=plan.options,
             original_payload=plan.original_payload,
             review_of=plan,
             reviewer=actor,
+            **provenance(plan),
         )
         entries = Entry.objects.bulk_create(
             Entry(plan=copy, **{name: getattr(entry, name) for name in COPY_FIELDS})

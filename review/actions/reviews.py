@@ -156,11 +156,12 @@ def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
 
 
 def decide_outcome(
-    item: SecondOpinions, value: str, *, action: str, actor, expected_version: int, note: str
+    item: SecondOpinions, value: str, name: str, *, actor, expected_version: int, note: str
 ) -> Decision:
     """Decide `item`'s outcome (a case's verdict, an answer's state) as `value`: under double
     review as one opinion of two, or the curator's (`do_give_opinion`, its log's actions named
-    for the item: "case.first_opinion"); otherwise as one person's decision, logged `action`."""
+    for the item: "case.first_opinion"); otherwise as one person's decision, logged as the
+    action `name` on the item ("case.uphold")."""
     if is_one_of_two_opinions(item, value):
         return do_give_opinion(
             item,
@@ -174,7 +175,7 @@ def decide_outcome(
         item,
         item.OUTCOME_FIELD,
         value,
-        action=action,
+        action=f"{object_type_of(item)}.{name}",
         actor=actor,
         expected_version=expected_version,
         note=note,

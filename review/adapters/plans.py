@@ -45,6 +45,7 @@ from grounding.placement import proposed_span_now
 from grounding.propose import NothingToPropose, ProposalError, propose_plan
 from grounding.segmentation import (
     PROPOSED_MARKER,
+    PROVENANCE_KEYS,
     PlanEntry,
     PlanError,
     SegmentationPlan,
@@ -209,12 +210,9 @@ def _store_plan(
     row = Plan.objects.create(
         project_id=document.project_id,  # a plan is of its document's project
         document=document,
-        source_sha256=plan.source_sha256,
-        extractor_id=plan.extractor_id,
-        extractor_version=plan.extractor_version,
-        proposed_by=plan.proposed_by,
         options=options,
         original_payload=payload_text,
+        **provenance(plan),
     )
     # The whole plan in one call: neighbours placed beyond doubt tell identical passages apart.
     locations = relocate(
@@ -231,6 +229,11 @@ def _store_plan(
     entries_stored(row, {entry.path for entry in plan.entries})
     row.created = True
     return row
+
+
+def provenance(plan: SegmentationPlan | Plan) -> dict:
+    """Where `plan` (a plan value or a row) comes from, as a row's fields: `PROVENANCE_KEYS`."""
+    return {key: getattr(plan, key) for key in PROVENANCE_KEYS}
 
 
 def _plan_for(document: Document, payload: dict) -> SegmentationPlan:

@@ -121,10 +121,11 @@ SUMMARY_FIELDS = (
 )
 
 
-def _plans(request: HttpRequest):
-    # Double review: an editor's own review copy is theirs alone, not a plan of the API.
+def _plans(user):
+    """The plans the API shows the key's user: those `Plan.objects.visible_to` lets them see,
+    but no review copy (an editor's own copy is theirs alone, not a plan of the API)."""
     return (
-        Plan.objects.visible_to(request.auth)
+        Plan.objects.visible_to(user)
         .filter(review_of__isnull=True)
         .select_related("document", "adjudicated_by")
         .only(*SUMMARY_FIELDS, "adjudicated_by__username")
@@ -142,7 +143,7 @@ def list_plans(
     document_id: int | None = None,
     status: Plan.Status | None = None,
 ):
-    plans = _plans(request).filter(project=current_project(request)).order_by("-pk")
+    plans = _plans(request.auth).filter(project=current_project(request)).order_by("-pk")
     if document_id is not None:
         plans = plans.filter(document_id=document_id)
     if status:
@@ -159,7 +160,7 @@ def list_plans(
     summary="A plan's entries",
 )
 def get_plan(request: HttpRequest, plan_id: int):
-    return plan_out(found(_plans(request), "plan", plan_id))
+    return plan_out(found(_plans(request.auth), "plan", plan_id))
 
 
 @router.get(

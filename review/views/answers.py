@@ -27,8 +27,8 @@ from review.models import SEARCH_CONFIG, Answer, AnswerReference, Lease
 from review.permissions import can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
-from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
+from review.views.deciding import PanelPage
+from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.projects import current_project, in_current_project
@@ -185,6 +185,7 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
         note_hint="optional",
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
+        badge="review/answers/answer.html#state-badge",
     )
     may_decide = can_decide_answers(request.user, answer.project_id)
     return {
@@ -195,49 +196,35 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
 
 # --- Deciding ----------------------------------------------------------------------
 
+PAGE = PanelPage(
+    name="answer",
+    queue=Lease.Queue.ANSWERS,
+    template="review/answers/answer.html",
+    partial="decision",
+    get_for_user=get_answer_for_user,
+    page_context=_answer_context,
+    panel_context=_decision_context,
+)
+
 
 @require_POST
 def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     if action not in STATE_ACTIONS:
         raise Http404("No such action.")
-    answer = get_answer_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
-    response = respond_to_decision(
+    return PAGE.decide(
         request,
-        lambda version: decide_answer(
+        pk,
+        lambda answer, version: decide_answer(
             answer, action, actor=request.user, expected_version=version, note=note
         ),
-        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: reverse("answer", args=[answer.pk]),
     )
-    return after_deciding(request, Lease.Queue.ANSWERS, answer.pk, response)
 
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    answer = get_answer_for_user(request, pk, undo=True)
-    response = respond_to_decision(
+    return PAGE.undo(
         request,
-        lambda version: undo_answer(answer, actor=request.user, expected_version=version),
-        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: reverse("answer", args=[answer.pk]),
+        pk,
+        lambda answer, version: undo_answer(answer, actor=request.user, expected_version=version),
     )
-    return after_undoing(request, Lease.Queue.ANSWERS, answer.pk, response)
-
-
-def _decision_response(
-    request: HtmxHttpRequest,
-    answer: Answer,
-    *,
-    status: int,
-    stale=None,
-    refused=None,
-    decision=None,
-) -> HttpResponse:
-    answer = get_answer_for_user(request, answer.pk)
-    extra = panel_outcome(request, stale=stale, refused=refused)
-    if request.htmx:
-        context = {"answer": answer, **_decision_context(request, answer), **extra}
-        return render(request, "review/answers/answer.html#decision", context, status=status)
-    context = _answer_context(request, answer, **extra)
-    return render(request, "review/answers/answer.html", context, status=status)

@@ -23,10 +23,10 @@ from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
 from review.permissions import can_decide_cases, can_lead, is_member
-from review.views import HtmxHttpRequest
+from review.views import HtmxHttpRequest, live
 from review.views.case_report import case_report
-from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
+from review.views.deciding import PanelPage
+from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
 from review.views.projects import current_project, in_current_project
@@ -175,7 +175,7 @@ def get_case_for_user(
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
-        "seen": case.version,
+        "seen": live.page_cursor(decisions_on(case)),
         **presence_strip(Lease.Queue.CASES, case.pk),
         **undo_offer(request, Lease.Queue.CASES),
     }
@@ -218,6 +218,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         note_hint="required to overturn or ask for a rewrite",
         note_rows=3,
         advice="Decide again if you still want to.",
+        badge="review/cases/case.html#verdict-badge",
         keys=True,
         explain=_what_verdicts_mean(case),
     )
@@ -239,65 +240,58 @@ def _what_verdicts_mean(case: Case) -> str:
 
 # --- Deciding ----------------------------------------------------------------------
 
+PAGE = PanelPage(
+    name="case",
+    queue=Lease.Queue.CASES,
+    template="review/cases/case.html",
+    partial="verdict",
+    get_for_user=get_case_for_user,
+    page_context=_case_context,
+    panel_context=_verdict_context,
+)
+
 
 @require_POST
 def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     name = action.replace("-", "_")
     if name not in VERDICT_ACTIONS:
         raise Http404("No such action.")
-    case = get_case_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
-    response = respond_to_decision(
+    return PAGE.decide(
         request,
-        lambda version: decide_case(
+        pk,
+        lambda case, version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
         ),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
     )
-    return after_deciding(request, Lease.Queue.CASES, case.pk, response)
 
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = get_case_for_user(request, pk, undo=True)
-    response = respond_to_decision(
+    return PAGE.undo(
         request,
-        lambda version: undo_case(case, actor=request.user, expected_version=version),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: reverse("case", args=[case.pk]),
+        pk,
+        lambda case, version: undo_case(case, actor=request.user, expected_version=version),
     )
-    return after_undoing(request, Lease.Queue.CASES, case.pk, response)
-
-
-def _verdict_response(
-    request: HtmxHttpRequest, case: Case, *, status: int, stale=None, refused=None, decision=None
-) -> HttpResponse:
-    case = get_case_for_user(request, case.pk)  # fresh, with who decided
-    extra = panel_outcome(request, stale=stale, refused=refused)
-    if request.htmx:
-        context = {"case": case, **_verdict_context(request, case), **extra}
-        return render(request, "review/cases/case.html#verdict", context, status=status)
-    context = _case_context(request, case, **extra)
-    return render(request, "review/cases/case.html", context, status=status)
 
 
 # --- what others changed, for an open page's poll -------------------------------------------
 
 
-def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int]:
-    """When someone else gave a verdict since version `seen`: the badge, and a notice beside
-    the panel, out of band. The panel itself stays as it is, with the note being typed; its
-    buttons still carry the version seen, so deciding meets the other verdict as a 409."""
+def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str]:
+    """When someone else gave a verdict since the cursor `seen` (`live.news_since`): the
+    badge, and a notice beside the panel, out of band; and the cursor to ask from next. The
+    panel itself stays as it is, with the note being typed; its buttons still carry the
+    version seen, so deciding meets the other verdict as a 409."""
     case = get_case_for_user(request, pk)
-    if not seen.isdigit() or int(seen) >= case.version:
-        return "", case.version
-    latest = latest_decision(case)
+    news, cursor = live.news_since(decisions_on(case), seen, request.user)
+    latest = latest_decision(case) if news else None
+    # A decision of one's own since then redrew the panel already.
     if latest is None or latest.actor_id == request.user.pk:
-        return "", case.version
+        return "", cursor
     # Blind review: a first opinion given meanwhile is news, but not whose it was or its note.
     blind = case.hides_first_opinion_from(request.user)
     context = {"case": case, "latest": latest, "oob": True, "blind": blind}
     html = render_to_string("review/cases/case.html#verdict-badge", context, request)
     html += render_to_string("review/cases/live_news.html", context, request)
-    return html, case.version
+    return html, cursor

@@ -4,6 +4,7 @@ curator takes one side or edits the entry, and can undo what settled an entry.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -170,6 +171,20 @@ def _version_seen(request: HttpRequest) -> int | None:
         return None
 
 
+def _settle(request: HttpRequest, act: Callable[[int], object]) -> bool | None:
+    """Run `act(version seen)`: True when it landed, False when it was refused (the reason
+    said as a message), None when the form did not say which version was seen."""
+    version = _version_seen(request)
+    if version is None:
+        return None
+    try:
+        act(version)
+    except (ActionRefused, StaleVersion) as refused:
+        messages.error(request, str(refused))
+        return False
+    return True
+
+
 def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     """Back to the curation page; once the plan is adjudicated, to the plan, or to the next
     item of the queue when the plan was handed to the curator by it."""
@@ -183,15 +198,13 @@ def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
 @require_POST
 def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     plan, entry = _entry_to_settle(request, pk, entry_pk)
-    version = _version_seen(request)
-    if version is None:
+    pick = request.POST.get("pick", "")
+    landed = _settle(
+        request,
+        lambda version: curate_entry(entry, pick, actor=request.user, expected_version=version),
+    )
+    if landed is None:
         return redirect("plan-curation", pk=plan.pk)
-    try:
-        curate_entry(
-            entry, request.POST.get("pick", ""), actor=request.user, expected_version=version
-        )
-    except (ActionRefused, StaleVersion) as refused:
-        messages.error(request, str(refused))
     return _after_settling(request, plan)
 
 
@@ -227,13 +240,9 @@ def plan_curate_edit(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
 def plan_curate_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     """Take back the agreement or curation that settled an entry: it is to settle again."""
     plan, entry = _entry_to_settle(request, pk, entry_pk)
-    version = _version_seen(request)
-    if version is None:
-        return redirect("plan-curation", pk=plan.pk)
-    try:
-        undo_settlement(entry, actor=request.user, expected_version=version)
-    except (ActionRefused, StaleVersion) as refused:
-        messages.error(request, str(refused))
-    else:
+    if _settle(
+        request,
+        lambda version: undo_settlement(entry, actor=request.user, expected_version=version),
+    ):
         messages.success(request, f"Entry #{entry.number} is to settle again.")
     return redirect("plan-curation", pk=plan.pk)

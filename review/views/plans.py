@@ -6,6 +6,9 @@ Everyone logged in may read; only Editors (and staff) upload, and anyone else ge
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -103,9 +106,7 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
 @require_POST
 def upload_document(request: HttpRequest) -> HttpResponse:
     project = current_project(request)
-    if not can_decide_plans(request.user, project):
-        raise PermissionDenied("Only editors propose plans.")
-    form = DocumentUploadForm(request.POST, request.FILES)
+    form = _editors_form(request, DocumentUploadForm, refusal="Only editors propose plans.")
     if form.is_valid():
         upload = form.cleaned_data["file"]
         data = upload.read()
@@ -123,33 +124,52 @@ def upload_document(request: HttpRequest) -> HttpResponse:
                 options=options,
             )
             return redirect("job", pk=job.pk)
-        try:
-            plan = propose_document(
+        stored = _stored_plan(
+            request,
+            form,
+            lambda: propose_document(
                 upload.name, data, actor=request.user, project=project, **options
-            )
-        except ImportRefused as refused:
-            for problem in refused.problems:
-                form.add_error(None, problem)
-        else:
-            messages.success(request, f"Proposed a plan for {plan.document.label}.")
-            return redirect("plan", pk=plan.pk)
+            ),
+            done="Proposed",
+        )
+        if stored is not None:
+            return stored
     return _render_list(request, form, _plan_form(request), status=422)
 
 
 @require_POST
 def upload_plan(request: HttpRequest) -> HttpResponse:
-    if not can_decide_plans(request.user, current_project(request)):
-        raise PermissionDenied("Only editors import plans.")
-    form = _plan_form(request, request.POST, request.FILES)
+    plan_form = partial(PlanUploadForm, project=current_project(request))
+    form = _editors_form(request, plan_form, refusal="Only editors import plans.")
     if form.is_valid():
-        try:
-            plan = import_plan(
-                form.cleaned_data["document"], form.cleaned_data["file"].read(), actor=request.user
-            )
-        except ImportRefused as refused:
-            for problem in refused.problems:
-                form.add_error(None, problem)
-        else:
-            messages.success(request, f"Imported a plan for {plan.document.label}.")
-            return redirect("plan", pk=plan.pk)
+        document, payload = form.cleaned_data["document"], form.cleaned_data["file"].read()
+        stored = _stored_plan(
+            request,
+            form,
+            lambda: import_plan(document, payload, actor=request.user),
+            done="Imported",
+        )
+        if stored is not None:
+            return stored
     return _render_list(request, DocumentUploadForm(), form, status=422)
+
+
+def _editors_form(request: HttpRequest, form_class, *, refusal: str):
+    """The upload form as posted, for an editor of the project worked in; 403 saying
+    `refusal` to anyone else."""
+    if not can_decide_plans(request.user, current_project(request)):
+        raise PermissionDenied(refusal)
+    return form_class(request.POST, request.FILES)
+
+
+def _stored_plan(request: HttpRequest, form, store: Callable[[], Plan], *, done: str):
+    """The redirect to the plan `store()` made, said in a message beginning with `done`; or
+    None, with each reason it was refused an error of the form."""
+    try:
+        plan = store()
+    except ImportRefused as refused:
+        for problem in refused.problems:
+            form.add_error(None, problem)
+        return None
+    messages.success(request, f"{done} a plan for {plan.document.label}.")
+    return redirect("plan", pk=plan.pk)

@@ -39,7 +39,8 @@ def _queue(name: str) -> str:
 
 def _open_item(request: HttpRequest, queue: str, pk: int) -> str:
     """The queue of an item page's poll or take: 404 for an item the person may not see (a
-    plan is found as its page finds it, so another editor's review copy is not there)."""
+    plan is found as its page finds it, so another editor's review copy is not there; a case
+    or an answer through its model's rule)."""
     queue = _queue(queue)
     if queue == Queue.PLANS:
         get_plan_for_user(request, pk)
@@ -151,5 +152,6 @@ def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(lease.queue)
 
 
-# What else a poll brings, per queue: the plan's changed entries, the case's verdict.
+# What else a poll brings, per queue: the plan's changed entries, the case's verdict; each
+# answers the same kind of cursor (`live`). An answer's page brings nothing else yet.
 LIVE_CHANGES = {Queue.PLANS: entries.live_changes, Queue.CASES: cases.live_changes}

@@ -1,14 +1,16 @@
 """Who may see what under double review is said twice: once on the model, for one row in
 hand (`Plan.blind_to`, `Plan.visible_to`, `SecondOpinions.review_stage`), and once in SQL, for
 the log and the queues (`Plan.objects.blind_to`, `Decision.objects.blind_to`,
-`awaiting_second_q`, `in_curation_q`). These tests hold each pair to the same answer in every
-state, and the views' `get_plan_for_user` to `Plan.decidable_by`. Who may see an item at all
-(`visible_to`, on the model and on its manager) is held the same way for a member of its
-project, a member of another project only, and staff."""
+`awaiting_second_q`, `in_curation_q`); and who may see an item at all (`Plan.visible_to`,
+`SecondOpinions.visible_to`), once on the model and once on its manager, for every door that
+reads many rows or finds one by id. These tests hold each pair to the same answer in every
+state, and the views' `get_plan_for_user` to `Plan.decidable_by`; and who may see an item is
+held the same way for a member of its project, a member of another project only, and staff."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
@@ -93,6 +95,31 @@ def test_while_its_plan_is_open_a_copy_is_withheld_from_whoever_may_not_see_its_
             assert not copy.blind_to(who[name])
 
 
+@pytest.mark.parametrize("stage", STAGES)
+def test_who_may_see_a_plan_and_its_queryset_twin_agree(django_user_model, stage):
+    who = people(django_user_model)
+    plan_at(stage, who["first_reviewer"], who["second_reviewer"])
+    make_plan(2)  # a plan nobody reviews twice, beside the one two editors review
+
+    # None: a command's operator, who reads as staff would.
+    for reader in [*who.values(), AnonymousUser(), None]:
+        seen = set(Plan.objects.visible_to(reader).values_list("pk", flat=True))
+        for plan in Plan.objects.all():
+            assert plan.visible_to(reader) == (plan.pk in seen), (stage, reader, plan.pk)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_the_operator_of_a_command_sees_the_plans_staff_see(django_user_model, stage):
+    who = people(django_user_model)
+    plan_at(stage, who["first_reviewer"], who["second_reviewer"])
+
+    as_staff = set(Plan.objects.visible_to(who["staff"]))
+
+    assert set(Plan.objects.visible_to(None)) == as_staff
+    # Until both copies are in, neither is staff's to see.
+    assert (as_staff == set(Plan.objects.all())) == stage.startswith("both_in")
+
+
 OPINIONS = ("", "upheld", "overturned")
 
 
@@ -112,6 +139,28 @@ def test_a_cases_review_stage_and_its_filters_agree(first, second, verdict):
         Case.awaiting_second_q()
     ).exists()
     assert (case.review_stage == Case.IN_CURATION) == cases.filter(Case.in_curation_q()).exists()
+
+
+@pytest.mark.parametrize("model", [Case, Answer])
+@pytest.mark.parametrize("first", OPINIONS)
+@pytest.mark.parametrize("second", OPINIONS)
+def test_who_may_read_a_case_or_an_answer_and_its_queryset_twin_agree(
+    django_user_model, model, first, second
+):
+    who = people(django_user_model)
+    item = make_case("c-1") if model is Case else make_answer("a-1")
+    # A fixture, not a decision: each stage of a double review, by the two opinions.
+    model.objects.filter(pk=item.pk).update(
+        first_opinion=first,
+        first_by=who["first_reviewer"] if first else None,
+        second_opinion=second if first else "",
+        second_by=who["second_reviewer"] if first and second else None,
+    )
+    item = model.objects.get(pk=item.pk)
+
+    for reader in [*who.values(), AnonymousUser(), None]:
+        listed = model.objects.visible_to(reader).filter(pk=item.pk).exists()
+        assert item.visible_to(reader) == listed, (first, second, reader)
 
 
 @pytest.mark.parametrize("stage", STAGES)

@@ -13,6 +13,7 @@ from review.actions import leases
 from review.models import Case, Decision, Lease, ReviewerSettings
 from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
+from tests.builders.live import seen_on
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
 
@@ -117,15 +118,17 @@ def test_the_poll_brings_another_s_verdict_but_leaves_the_panel_alone(
     client, moderator, cases, django_user_model
 ):
     case = cases[0]
+    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
     other = user_in(django_user_model, "moderator2", "Moderators")
     client.force_login(other)
     client.post(f"/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."})
     client.force_login(moderator)
-    body = client.post(f"/open/cases/{case.pk}/here/", {"seen": 1}, headers=HTMX).content.decode()
+    here = f"/open/cases/{case.pk}/here/"
+    body = client.post(here, {"seen": seen}, headers=HTMX).content.decode()
     assert 'id="verdict-badge" hx-swap-oob="true"' in body and "Verdict: Overturned" in body
     assert "moderator2 decided this case" in body and "Satire." in body
     assert 'id="verdict"' not in body  # the note being typed stays where it is
-    again = client.post(f"/open/cases/{case.pk}/here/", {"seen": 2}, headers=HTMX)
+    again = client.post(here, {"seen": seen_on(body)}, headers=HTMX)
     assert "verdict-badge" not in again.content.decode()
 
 

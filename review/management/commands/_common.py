@@ -18,6 +18,10 @@ from review.adapters.jsonl import count_lines
 from review.models import Project
 from review.models.projects import DEFAULT_SLUG, default_project_id
 
+# Who a command reads as: the operator, who holds the database and is no one user. The models'
+# rules (`Plan.visible_to` and its queryset twin) read None as staff would.
+OPERATOR = None
+
 # Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
 NOTHING_TO_DO = 1
 REFUSED = 2

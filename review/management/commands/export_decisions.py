@@ -1,4 +1,8 @@
-"""manage.py export_decisions: the decision log as JSONL, oldest first."""
+"""manage.py export_decisions: the decision log as JSONL, oldest first.
+
+It reads the log through `Decision.objects.blind_to` for no one in particular: unlike the
+operator's other reads, which are staff's (`OPERATOR`), the file may reach anyone, so every
+review still under way is withheld from it, even those staff could read."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""manage.py export_plan PLAN_ID: write the adjudicated plan's JSON."""
+"""manage.py export_plan PLAN_ID: write the adjudicated plan's JSON.
+
+It reads the plan through `Plan.objects.visible_to`, as the operator, who reads as staff
+would: any plan, and an editor's review copy once both copies are in."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.management.commands._common import (
+    OPERATOR,
     REFUSED,
     add_project_argument,
     project_named,
@@ -30,7 +34,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, plan_id: int, out: str | None, project: str, **options):
         of = project_named(project)
-        plan = Plan.objects.filter(pk=plan_id, project=of).first()
+        plan = Plan.objects.visible_to(OPERATOR).filter(pk=plan_id, project=of).first()
         if plan is None:
             raise CommandError(
                 f"there is no plan with id {plan_id} in project {of.slug!r}", returncode=REFUSED
