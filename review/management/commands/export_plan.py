@@ -36,9 +36,8 @@ class Command(BaseCommand):
         of = project_named(project)
         plan = Plan.objects.visible_to(OPERATOR).filter(pk=plan_id, project=of).first()
         if plan is None:
-            raise CommandError(
-                f"there is no plan with id {plan_id} in project {of.slug!r}", returncode=REFUSED
-            )
+            # The same words for another project's plan as for none: --project names where.
+            raise CommandError(f"there is no plan with id {plan_id}", returncode=REFUSED)
         try:
             payload = export_plan(plan)
         except PlanNotAdjudicable as refused:
