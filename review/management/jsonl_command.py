@@ -28,6 +28,19 @@ def default_rejects_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.rejected{path.suffix or '.jsonl'}")
 
 
+def _rejects_target(file: Path, skip_invalid: bool, rejects_out: Path | None) -> Path:
+    """Where --skip-invalid writes the bad lines; a CommandError for a choice that cannot be."""
+    if rejects_out and not skip_invalid:
+        raise CommandError("--rejects-out only makes sense with --skip-invalid", returncode=REFUSED)
+    target = rejects_out or default_rejects_path(file)
+    if skip_invalid and target.resolve() == file.resolve():
+        raise CommandError(
+            f"{target} is the file being imported; choose another --rejects-out",
+            returncode=REFUSED,
+        )
+    return target
+
+
 class JsonlImportCommand(BaseCommand):
     noun = "records"
 
@@ -68,16 +81,7 @@ class JsonlImportCommand(BaseCommand):
         **options,
     ):
         into = project_named(project)
-        if rejects_out and not skip_invalid:
-            raise CommandError(
-                "--rejects-out only makes sense with --skip-invalid", returncode=REFUSED
-            )
-        target = rejects_out or default_rejects_path(file)
-        if skip_invalid and target.resolve() == file.resolve():
-            raise CommandError(
-                f"{target} is the file being imported; choose another --rejects-out",
-                returncode=REFUSED,
-            )
+        target = _rejects_target(file, skip_invalid, rejects_out)
         max_lines = max_lines or settings.REVIEW_MAX_IMPORT_LINES
         try:
             # Counted first, so a file too long is refused before any line is parsed.
