@@ -21,17 +21,32 @@ def project_id_of(project: Any) -> int:
     return getattr(project, "pk", project)
 
 
-def _roles(user, project) -> frozenset[str] | None:
-    """The roles `user` holds in `project` (None when they are no member of it)."""
-    # Cached on the user object, one query for all of a person's memberships: a page asks
-    # this once per button.
+def _memberships(user) -> dict[int, tuple[str, frozenset[str]]]:
+    """Project id -> (its slug, the roles `user` holds there), for every project they are a
+    member of. Cached on the user object, one query for all of a person's memberships: a
+    page asks this once per button."""
     held = getattr(user, "_review_roles", None)
     if held is None:
         from review.models import Membership
 
-        held = {m.project_id: m.role_names for m in Membership.objects.filter(user=user)}
+        rows = Membership.objects.filter(user=user).select_related("project")
+        held = {m.project_id: (m.project.slug, m.role_names) for m in rows}
         user._review_roles = held
-    return held.get(project_id_of(project))
+    return held
+
+
+def _roles(user, project) -> frozenset[str] | None:
+    """The roles `user` holds in `project` (None when they are no member of it)."""
+    found = _memberships(user).get(project_id_of(project))
+    return found[1] if found else None
+
+
+def membership_project_id(user, slug: str) -> int | None:
+    """The id of the project `slug` names, if `user` is a member of it (None otherwise):
+    read from their memberships, so it costs no query of its own."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((pk for pk, (named, _) in _memberships(user).items() if named == slug), None)
 
 
 def is_member(user, project) -> bool:

@@ -150,11 +150,12 @@ class PlanQuerySet(models.QuerySet):
         seen = Q(review_of__isnull=True)
         if user is not None and user.pk is not None:
             seen |= Q(reviewer=user.pk)
-        submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
-        both_in = Plan.objects.annotate(n=submitted).filter(n=2)
+        # The plans both of whose copies are in, grouped by the copies' one column.
+        handed_in = Plan.objects.filter(review_of__isnull=False, status=Plan.Status.ADJUDICATED)
         if user is not None and not user.is_staff:
-            both_in = both_in.filter(project__in=Project.objects.where_role(user, "curator"))
-        seen |= Q(review_of__in=both_in.values("pk"))
+            handed_in = handed_in.filter(project__in=Project.objects.where_role(user, "curator"))
+        both_in = handed_in.order_by().values("review_of").annotate(n=Count("pk")).filter(n=2)
+        seen |= Q(review_of__in=both_in.values("review_of"))
         return self.in_projects_of(user).filter(seen)
 
     def blind_to(self, reader) -> PlanQuerySet:

@@ -33,6 +33,7 @@ def _one_moment():
 
 def decided(user, *, seconds_ago: float, action: str = "case.uphold", **fields) -> Decision:
     return Decision.objects.create(
+        project_id=default_project_id(),
         actor=user,
         actor_name=user.username,
         action=action,

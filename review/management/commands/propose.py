@@ -45,8 +45,8 @@ class Command(BaseCommand):
     def handle(
         self, *args, path: str, max_segment_chars: int, path_prefix: str, project: str, **options
     ):
-        into = project_named(project)
         data = read_bytes(path, "document")
+        into = project_named(project)
         try:
             plan = propose_document(
                 Path(path).name,
