@@ -56,8 +56,9 @@ _SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _PATH = re.compile(rf"{_SLUG}(?:/{_SLUG})*")
 _RULE = re.compile(r"rule:[a-z0-9]+(?:-[a-z0-9]+)*")
 
-_PLAN_KEYS = ("source_sha256", "extractor_id", "extractor_version", "proposed_by")
-_PROPOSED_KEYS = frozenset({*_PLAN_KEYS, "adjudicated", "entries"})
+# Where a plan comes from: the text it was made for, the extractor that read it, its proposer.
+PROVENANCE_KEYS = ("source_sha256", "extractor_id", "extractor_version", "proposed_by")
+_PROPOSED_KEYS = frozenset({*PROVENANCE_KEYS, "adjudicated", "entries"})
 # "double_review": true says the policy asked for two people on every entry (see below).
 _ADJUDICATED_KEYS = _PROPOSED_KEYS | {"rejected", "double_review"}
 _ENTRY_KEYS = frozenset({"path", "title", "span", "anchor", "derived"})
@@ -258,7 +259,7 @@ def parse_segmentation_plan(payload: object, text: str | None = None) -> Segment
         raise PlanError(
             "plan", "source_sha256", f"must be 64 lower-case hex digits, not {_show(source_sha256)}"
         )
-    provenance = {key: _text_field(payload, key, "plan") for key in _PLAN_KEYS[1:]}
+    provenance = {key: _text_field(payload, key, "plan") for key in PROVENANCE_KEYS[1:]}
 
     entries = _parse_entries(payload, adjudicated, text)
     rejected = _parse_rejected(payload, text) if adjudicated else ()

@@ -92,30 +92,31 @@ class PeopleAgreement:
         return {queue.queue: queue.to_dict() for queue in self.queues}
 
 
-def agreement(guideline: int | None = None) -> PeopleAgreement:
-    """Every queue's figures, cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
+def agreement(project=None, guideline: int | None = None) -> PeopleAgreement:
+    """Every queue's figures over `project`'s items (every project's when None, for a
+    command's operator), cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
     that changes with any new decision: every opinion is one, and the bootstraps cost. With
     `guideline`, only the items whose second opinion was given under that version."""
     seconds = settings.INSIGHTS_CACHE_SECONDS
     if not seconds:
-        return _count(guideline)
-    key = "agreement:" + _cache_key(Filters(guideline=guideline))
+        return _count(project, guideline)
+    key = "agreement:" + _cache_key(Filters(project=project, guideline=guideline))
     found = cache.get(key)
     if found is None:
-        found = _count(guideline)
+        found = _count(project, guideline)
         cache.set(key, found, seconds)
     return found
 
 
-def _count(guideline: int | None) -> PeopleAgreement:
-    cases = _opinion_counts(Case, "validator_reason", guideline=guideline)
+def _count(project, guideline: int | None) -> PeopleAgreement:
+    cases = _opinion_counts(Case, project, "validator_reason", guideline=guideline)
     return PeopleAgreement(
         cases=figures_of("cases", cases, Case.UNDECIDED),
         answers=figures_of(
-            "answers", _opinion_counts(Answer, guideline=guideline), Answer.UNDECIDED
+            "answers", _opinion_counts(Answer, project, guideline=guideline), Answer.UNDECIDED
         ),
         plans=figures_of(
-            "plans", _entry_opinion_counts(guideline), Entry.State.PROPOSED, by="rule"
+            "plans", _entry_opinion_counts(project, guideline), Entry.State.PROPOSED, by="rule"
         ),
     )
 
@@ -167,7 +168,7 @@ def _groups(value) -> list[str]:
     return [value or "passed"]
 
 
-def _entry_opinion_counts(guideline: int | None = None) -> list[dict]:
+def _entry_opinion_counts(project, guideline: int | None = None) -> list[dict]:
     """For plans: each entry of an editor's submitted copy beside the same entry of the other
     copy (the later one) and of the plan it settles, counted by reviewers, states and rules;
     with `guideline`, those whose later copy's entry was decided under that version."""
@@ -178,18 +179,19 @@ def _entry_opinion_counts(guideline: int | None = None) -> list[dict]:
         position=OuterRef("position"),
     )
     settled = Entry.objects.filter(plan=OuterRef("plan__review_of"), position=OuterRef("position"))
-    rows = (
-        Entry.objects.filter(plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED)
-        .annotate(
-            first=F("plan__reviewer__username"),
-            first_opinion=F("state"),
-            second_opinion=Subquery(submitted.values("state")[:1]),
-            second=Subquery(submitted.values("plan__reviewer__username")[:1]),
-            outcome=Subquery(settled.values("state")[:1]),
-            group=F("rules"),
-        )
-        .filter(second_opinion__isnull=False)
+    copies = Entry.objects.filter(
+        plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED
     )
+    if project is not None:
+        copies = copies.filter(plan__project=project)
+    rows = copies.annotate(
+        first=F("plan__reviewer__username"),
+        first_opinion=F("state"),
+        second_opinion=Subquery(submitted.values("state")[:1]),
+        second=Subquery(submitted.values("plan__reviewer__username")[:1]),
+        outcome=Subquery(settled.values("state")[:1]),
+        group=F("rules"),
+    ).filter(second_opinion__isnull=False)
     if guideline is not None:
         later = Subquery(
             submitted.annotate(under=guideline_in_force(Entry, "state", UNDO)).values("under")[:1]
@@ -204,7 +206,7 @@ def _entry_opinion_counts(guideline: int | None = None) -> list[dict]:
 
 
 def _opinion_counts(
-    model: type[SecondOpinions], group: str | None = None, *, guideline: int | None = None
+    model: type[SecondOpinions], project, group: str | None = None, *, guideline: int | None = None
 ) -> list[dict]:
     """How many items had each combination of reviewers, opinions and outcome; with
     `guideline`, of the items whose second opinion was given under that version."""
@@ -215,7 +217,8 @@ def _opinion_counts(
     }
     if group:
         columns["group"] = F(group)
-    items = model.objects.exclude(first_opinion="").exclude(second_opinion="")
+    items = model.objects.all() if project is None else model.objects.filter(project=project)
+    items = items.exclude(first_opinion="").exclude(second_opinion="")
     if guideline is not None:
         undo = f"{model._meta.model_name}.undo"
         second = guideline_in_force(model, "second_opinion", undo)

@@ -234,7 +234,7 @@ def latest_decision(obj: Model) -> Decision | None:
 
 def decisions_by(actor, limit: int) -> list[Decision]:
     """The person's own latest decisions, newest first."""
-    rows = Decision.objects.filter(actor=actor).select_related("undoes")
+    rows = Decision.objects.visible_to(actor).filter(actor=actor).select_related("undoes")
     return list(rows.order_by("-at", "-pk")[:limit])
 
 

@@ -16,6 +16,7 @@ from django.forms.forms import NON_FIELD_ERRORS
 from review.actions.entries import EditRequest
 from review.actions.reviews import policy_reasons, policy_rules
 from review.models import Document, Entry, Membership, ReviewPolicy, Roles
+from review.models.projects import default_project_id
 
 
 class DocumentUploadForm(forms.Form):
@@ -47,10 +48,15 @@ class PlanUploadForm(forms.Form):
     )
     file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, project=None, **kwargs):
+        """The form of `project` (an id or a Project; None: "Default"): it offers and takes
+        that project's documents only, as if no other were stored."""
         super().__init__(*args, **kwargs)
+        project = default_project_id() if project is None else project
+        documents = self.fields["document"].queryset.filter(project=project)
+        self.fields["document"].queryset = documents
         latest = (
-            Document.objects.filter(revisions__isnull=True)
+            documents.filter(revisions__isnull=True)
             .only("pk", "name", "revision")
             .order_by("-pk")[: self.DOCUMENTS_OFFERED]
         )

@@ -43,6 +43,7 @@ from review.actions.entries import UNDO
 from review.actions.revisions import CARRY
 from review.decisions import undoable
 from review.models import Answer, Case, Decision, Document, Entry
+from review.permissions import project_id_of
 
 # The longest window the weekly figures look back over.
 MAX_WEEKS = 104
@@ -53,8 +54,11 @@ State = Entry.State
 
 @dataclass(frozen=True)
 class Filters:
-    """What the figures are narrowed to; empty means all."""
+    """What the figures are narrowed to; empty means all. `project` (an id) is set by the
+    door, never read from a query: the figures are always of one project's items unless a
+    command's operator asks for every project's."""
 
+    project: int | None = None
     document: int | None = None
     proposer_version: str = ""
     model: str = ""
@@ -85,6 +89,8 @@ class Filters:
             if review_copies
             else Entry.objects.filter(plan__review_of__isnull=True)
         )
+        if self.project is not None:
+            entries = entries.filter(plan__project_id=self.project)
         if self.document:
             entries = entries.filter(plan__document_id=self.document)
         if self.proposer_version:
@@ -92,12 +98,12 @@ class Filters:
         return self._under_guideline(entries, "state", UNDO)
 
     def cases(self) -> QuerySet[Case]:
-        cases = Case.objects.all()
+        cases = self._in_project(Case.objects.all())
         cases = cases.filter(model=self.model) if self.model else cases
         return self._under_guideline(cases, Case.OUTCOME_FIELD, "case.undo")
 
     def answers(self) -> QuerySet[Answer]:
-        answers = Answer.objects.all()
+        answers = self._in_project(Answer.objects.all())
         answers = answers.filter(model=self.model) if self.model else answers
         return self._under_guideline(answers, Answer.OUTCOME_FIELD, "answer.undo")
 
@@ -108,6 +114,9 @@ class Filters:
             return rows
         return rows.alias(guideline_in_force=guideline_in_force(rows.model, field, undo_action))\
             .filter(guideline_in_force=self.guideline)  # fmt: skip
+
+    def _in_project(self, items: QuerySet) -> QuerySet:
+        return items if self.project is None else items.filter(project_id=self.project)
 
     def since(self) -> dt.datetime:
         return timezone.now() - dt.timedelta(weeks=self.weeks)
@@ -136,9 +145,11 @@ def guideline_in_force(model, field: str, undo_action: str) -> Subquery:
     return Subquery(standing.values("guideline_version")[:1])
 
 
-def guideline_versions() -> list[int]:
-    """The guideline versions some decision was made under, to narrow the figures to."""
+def guideline_versions(project=None) -> list[int]:
+    """The guideline versions some decision of `project` was made under, to narrow the
+    figures to."""
     versions = Decision.objects.exclude(guideline_version=None).order_by()
+    versions = versions if project is None else versions.filter(project=project)
     return sorted(versions.values_list("guideline_version", flat=True).distinct())
 
 
@@ -255,16 +266,18 @@ def _document_roots() -> dict[int, int]:
     return roots
 
 
-def rule_names() -> list[str]:
-    """Every rule the proposer named on an entry ("no rule" too, if an entry named none), for
-    choosing one to narrow the figures to."""
-    lists = Entry.objects.filter(plan__review_of__isnull=True).values_list("rules", flat=True)
+def rule_names(project=None) -> list[str]:
+    """Every rule the proposer named on an entry of `project` (of every project when None;
+    "no rule" too, if an entry named none), for choosing one to narrow the figures to."""
+    lists = Filters(project=project).entries().values_list("rules", flat=True)
     return sorted({rule for rules in lists.distinct().order_by() for rule in _rule_names(rules)})
 
 
-def rule_record(rule: str, proposer_version: str) -> RuleRecord | None:
-    """The record of one rule as one proposer version proposed it (None if it proposed none)."""
-    found = rule_records(Filters(proposer_version=proposer_version, rule=rule))
+def rule_record(rule: str, proposer_version: str, project=None) -> RuleRecord | None:
+    """The record of one rule as one proposer version proposed it in `project` (None if it
+    proposed none there): rule records are per project."""
+    filters = Filters(project=project_id_of(project), proposer_version=proposer_version, rule=rule)
+    found = rule_records(filters)
     return found[0] if found else None
 
 

@@ -41,13 +41,9 @@ def decide_answer(
     ensure_seen(answer, expected_version)
     if answer.state == action.state:
         raise ActionRefused(f"This answer is already {answer.get_state_display().lower()}.")
+    note = note.strip()
     return decide_outcome(
-        answer,
-        action.state,
-        action=f"answer.{name}",
-        actor=actor,
-        expected_version=expected_version,
-        note=note.strip(),
+        answer, action.state, name, actor=actor, expected_version=expected_version, note=note
     )
 
 

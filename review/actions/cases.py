@@ -47,12 +47,7 @@ def decide_case(case: Case, name: str, *, actor, expected_version: int, note: st
     if action.note_required and not note:
         raise ActionRefused(f"{action.label} needs a note saying why.")
     return decide_outcome(
-        case,
-        action.verdict,
-        action=f"case.{name}",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
+        case, action.verdict, name, actor=actor, expected_version=expected_version, note=note
     )
 
 

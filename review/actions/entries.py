@@ -34,6 +34,8 @@ State = Entry.State
 AnchorStatus = Entry.AnchorStatus
 
 UNDO = "entry.undo"
+# An entry's anchor: what finds its span again in another text, and how surely it was found.
+ANCHOR_FIELDS = ("quote", "prefix", "suffix", "anchor_status", "anchor_score", "anchor_confirmed")
 # Fields an undo may put back; anything else in a snapshot is ignored.
 RESTORABLE = frozenset(
     {
@@ -42,12 +44,7 @@ RESTORABLE = frozenset(
         "path",
         "span_start",
         "span_end",
-        "quote",
-        "prefix",
-        "suffix",
-        "anchor_status",
-        "anchor_score",
-        "anchor_confirmed",
+        *ANCHOR_FIELDS,
         "decided_by_id",
         "decided_at",
         "note",
@@ -101,16 +98,18 @@ def _following(entry: Entry) -> Entry | None:
 # --- keeping the plan open --------------------------------------------------------------------
 
 
-def _set_state(
-    entry: Entry,
-    state: str,
-    *,
-    action: str,
-    actor,
-    expected_version: int,
-    note: str,
-    batch: str = "",
-):
+def _decide_state(
+    entry: Entry, state: str, action: str, actor, expected_version: int, note: str, batch=""
+) -> Decision:
+    """Move `entry` to `state`, logged as `action`: refused when its plan is closed, it moved on
+    since `expected_version`, it is in that state already, or `state_refusal` says why not."""
+    ensure_open(entry.plan)
+    ensure_seen(entry, expected_version)
+    if entry.state == state:
+        raise ActionRefused(_already(entry))
+    refusal = state_refusal(entry, state)
+    if refusal:
+        raise ActionRefused(refusal)
     return record_decision(
         entry,
         "state",
@@ -121,6 +120,12 @@ def _set_state(
         note=note,
         batch=batch,
     )
+
+
+def _already(entry: Entry) -> str:
+    if entry.state == State.MERGED:
+        return "This entry is already merged into the one before it."
+    return f"This entry is already {entry.get_state_display().lower()}."
 
 
 def state_refusal(entry: Entry, state: str) -> str | None:
@@ -138,58 +143,18 @@ def accept_entry(
 ) -> Decision:
     """Accept `entry` as proposed (an edit when it differs from the proposal); `batch` names
     the accept-all it is one of."""
-    ensure_open(entry.plan)
-    ensure_seen(entry, expected_version)
     # An entry whose values differ from the proposal is kept as an edit, never as an accept.
     state = State.EDITED if entry.differs_from_proposal() else State.ACCEPTED
-    if entry.state == state:
-        raise ActionRefused(f"This entry is already {entry.get_state_display().lower()}.")
-    return _set_state(
-        entry,
-        state,
-        action="entry.accept",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
-        batch=batch,
-    )
+    return _decide_state(entry, state, "entry.accept", actor, expected_version, note, batch)
 
 
 def reject_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
-    ensure_open(entry.plan)
-    ensure_seen(entry, expected_version)
-    if entry.state == State.REJECTED:
-        raise ActionRefused("This entry is already rejected.")
-    refusal = state_refusal(entry, State.REJECTED)
-    if refusal:
-        raise ActionRefused(refusal)
-    return _set_state(
-        entry,
-        State.REJECTED,
-        action="entry.reject",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
-    )
+    return _decide_state(entry, State.REJECTED, "entry.reject", actor, expected_version, note)
 
 
 def merge_entry(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:
     """Merge the entry into the one before it."""
-    ensure_open(entry.plan)
-    ensure_seen(entry, expected_version)
-    if entry.state == State.MERGED:
-        raise ActionRefused("This entry is already merged into the one before it.")
-    refusal = state_refusal(entry, State.MERGED)
-    if refusal:
-        raise ActionRefused(refusal)
-    return _set_state(
-        entry,
-        State.MERGED,
-        action="entry.merge",
-        actor=actor,
-        expected_version=expected_version,
-        note=note,
-    )
+    return _decide_state(entry, State.MERGED, "entry.merge", actor, expected_version, note)
 
 
 def confirm_anchor(entry: Entry, *, actor, expected_version: int, note: str = "") -> Decision:

@@ -47,7 +47,12 @@ class AnswerRecord:
 
 
 def import_answers(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
+    lines: Iterable[str | bytes] | str | bytes,
+    *,
+    skip_invalid=False,
+    on_line=None,
+    max_lines=None,
+    project_id: int | None = None,
 ) -> ImportResult:
     """Import an answers file: all of it, or (with skip_invalid) its good lines.
 
@@ -65,6 +70,7 @@ def import_answers(
         kind="answer_id",
         on_line=on_line,
         max_lines=max_lines,
+        project_id=project_id,
     )
 
 

@@ -55,7 +55,12 @@ class CaseRecord:
 
 
 def import_cases(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
+    lines: Iterable[str | bytes] | str | bytes,
+    *,
+    skip_invalid=False,
+    on_line=None,
+    max_lines=None,
+    project_id: int | None = None,
 ) -> ImportResult:
     """Import a cases file: all of it, or (with skip_invalid) its good lines.
 
@@ -73,6 +78,7 @@ def import_cases(
         kind="case_id",
         on_line=on_line,
         max_lines=max_lines,
+        project_id=project_id,
     )
 
 

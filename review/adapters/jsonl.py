@@ -295,6 +295,10 @@ def rows_with_children(child_model: type[Model], child_field: str) -> Callable[[
     return write
 
 
+def _problems(ordered) -> list[str]:
+    return [f"line {line.number}: {problem}" for line, problems in ordered for problem in problems]
+
+
 def import_lines(
     lines: Iterable[str | bytes] | str | bytes,
     *,
@@ -337,13 +341,7 @@ def import_lines(
             raise ImportRefused("the file has no lines")
         ordered = [bad[number] for number in sorted(bad)]
         if ordered and not skip_invalid:
-            raise ImportRefused(
-                [
-                    f"line {line.number}: {problem}"
-                    for line, problems in ordered
-                    for problem in problems
-                ]
-            )
+            raise ImportRefused(_problems(ordered))
     result.rejected = [(line.number, line.raw, "; ".join(problems)) for line, problems in ordered]
     return result
 

@@ -11,6 +11,7 @@ from review.adapters.plans import export_plan
 from review.api.errors import answers, found
 from review.api.paging import PageIn, page_of
 from review.models import Plan
+from review.views.projects import current_project
 
 router = Router()
 
@@ -120,10 +121,12 @@ SUMMARY_FIELDS = (
 )
 
 
-def _plans():
-    # Double review: an editor's own review copy is theirs alone, not a plan of the API.
+def _plans(user):
+    """The plans the API shows the key's user: those `Plan.objects.visible_to` lets them see,
+    but no review copy (an editor's own copy is theirs alone, not a plan of the API)."""
     return (
-        Plan.objects.filter(review_of__isnull=True)
+        Plan.objects.visible_to(user)
+        .filter(review_of__isnull=True)
         .select_related("document", "adjudicated_by")
         .only(*SUMMARY_FIELDS, "adjudicated_by__username")
     )
@@ -140,7 +143,7 @@ def list_plans(
     document_id: int | None = None,
     status: Plan.Status | None = None,
 ):
-    plans = _plans().order_by("-pk")
+    plans = _plans(request.auth).filter(project=current_project(request)).order_by("-pk")
     if document_id is not None:
         plans = plans.filter(document_id=document_id)
     if status:
@@ -157,7 +160,7 @@ def list_plans(
     summary="A plan's entries",
 )
 def get_plan(request: HttpRequest, plan_id: int):
-    return plan_out(found(_plans(), "plan", plan_id))
+    return plan_out(found(_plans(request.auth), "plan", plan_id))
 
 
 @router.get(
@@ -166,6 +169,6 @@ def get_plan(request: HttpRequest, plan_id: int):
     summary="The adjudicated plan's JSON; 409 naming the undecided entries otherwise",
 )
 def get_plan_export(request: HttpRequest, plan_id: int):
-    plan = found(Plan.objects.defer("original_payload"), "plan", plan_id)
+    plan = found(Plan.objects.visible_to(request.auth).defer("original_payload"), "plan", plan_id)
     # The frozen text itself, byte for byte, not a re-serialisation of it.
     return HttpResponse(export_plan(plan), content_type="application/json; charset=utf-8")

@@ -8,7 +8,7 @@ is the one place that bumps it and appends to the decision log.
 from review.models.answers import SEARCH_CONFIG, Answer, AnswerReference, AnswerSearchVector
 from review.models.cases import Case, CaseFacet, Evidence
 from review.models.comments import Comment, CommentQuerySet, CommentRevision, Mention
-from review.models.decided import Decided, SecondOpinions
+from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
 from review.models.decisions import AppendOnlyError, Decision, DecisionQuerySet
 from review.models.documents import Document
 from review.models.entries import (
@@ -78,6 +78,7 @@ __all__ = [
     "Roles",
     "SEARCH_CONFIG",
     "SecondOpinions",
+    "SecondOpinionsQuerySet",
     "count_aggregates",
     "counter_column",
     "merged_ends",

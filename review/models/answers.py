@@ -6,7 +6,7 @@ from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import Q
 
-from review.models.decided import Decided, SecondOpinions
+from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
 from review.models.projects import InProject
 from review.permissions import can_decide_answers
 
@@ -56,6 +56,8 @@ class Answer(SecondOpinions, Decided, InProject):
         expression=AnswerSearchVector(), output_field=SearchVectorField(), db_persist=True
     )
 
+    objects = SecondOpinionsQuerySet.as_manager()
+
     class Meta:
         # Newest first; the id breaks ties the same way, so one index serves either direction.
         ordering = ["-created_at", "-pk"]
@@ -93,7 +95,7 @@ class Answer(SecondOpinions, Decided, InProject):
         return self.answer_id
 
     def is_decider(self, user) -> bool:
-        return can_decide_answers(user)
+        return can_decide_answers(user, self.project_id)
 
     @property
     def outcome(self) -> str:

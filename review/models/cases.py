@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from review.models.decided import Decided, SecondOpinions
+from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
 from review.models.projects import InProject
 from review.permissions import can_decide_cases
 
@@ -36,6 +36,8 @@ class Case(SecondOpinions, Decided, InProject):
     source_sha256 = models.CharField(max_length=64)
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PROPOSED)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SecondOpinionsQuerySet.as_manager()
 
     # The queue's order (its list's, and the one "Next" hands cases out in): flagged first,
     # then the oldest, the id breaking ties.
@@ -80,7 +82,7 @@ class Case(SecondOpinions, Decided, InProject):
         return self.case_id
 
     def is_decider(self, user) -> bool:
-        return can_decide_cases(user)
+        return can_decide_cases(user, self.project_id)
 
     @property
     def outcome(self) -> str:

@@ -7,7 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from review.permissions import can_curate
+from review.models.projects import Project
+from review.permissions import can_curate, is_member
 
 
 class DecisionHooks:
@@ -41,6 +42,16 @@ class Decided(DecisionHooks, models.Model):
 
     class Meta:
         abstract = True
+
+
+class SecondOpinionsQuerySet(models.QuerySet):
+    def visible_to(self, user) -> SecondOpinionsQuerySet:
+        """The cases or answers `user` may read: the twin of `SecondOpinions.visible_to` (a
+        test holds the two to the same answer), those of the projects they work in. `user`
+        None (a command's operator) reads as staff would."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
 
 
 class SecondOpinions(models.Model):
@@ -80,16 +91,17 @@ class SecondOpinions(models.Model):
         return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
 
     def visible_to(self, user) -> bool:
-        """Every signed-in person reads a case or an answer (signing in is checked before any
-        page or route runs)."""
-        return True
+        """The members of its project read a case or an answer; nobody else may tell it
+        exists. `user` None (a command's operator) reads as staff would. Its queryset twin is
+        `SecondOpinionsQuerySet.visible_to`."""
+        return is_member(user, self.project_id)
 
     def decidable_by(self, user, *, undoing: bool = False) -> bool:
         """The queue's deciders (`is_decider`) decide; a curator too while the two opinions
         disagree, and, to take a step back, at any stage of a double review
         (`actions.reviews.undo_opinion` says whose step)."""
         stage = self.review_stage
-        curating = can_curate(user) and (
+        curating = can_curate(user, self.project_id) and (
             stage != self.SINGLE if undoing else stage == self.IN_CURATION
         )
         return self.is_decider(user) or curating

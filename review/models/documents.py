@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from django.db import models
 
-from review.models.projects import InProject
+from review.models.projects import InProject, Project
+from review.permissions import is_member
+
+
+class DocumentQuerySet(models.QuerySet):
+    def visible_to(self, user) -> DocumentQuerySet:
+        """The twin of `Document.visible_to`: the documents of the projects `user` works in
+        (`user` None, a command's operator, reads as staff would)."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
 
 
 class Document(InProject):
@@ -31,6 +41,8 @@ class Document(InProject):
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = DocumentQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "pk"]
         constraints = [
@@ -41,6 +53,10 @@ class Document(InProject):
 
     def __str__(self) -> str:
         return self.label
+
+    def visible_to(self, user) -> bool:
+        """The members of its project read a document; nobody else may tell it exists."""
+        return is_member(user, self.project_id)
 
     @property
     def label(self) -> str:

@@ -17,8 +17,8 @@ from review.models.decided import DecisionHooks
 from review.models.documents import Document
 from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
 from review.models.policies import ReviewPolicy
-from review.models.projects import InProject
-from review.permissions import can_curate, can_decide_plans
+from review.models.projects import InProject, Project
+from review.permissions import can_curate, can_decide_plans, is_member
 from review.refusals import FROZEN, ActionRefused
 
 
@@ -135,19 +135,38 @@ class PlanQuerySet(models.QuerySet):
         asked for superseded ones."""
         return self.exclude(status=Plan.Status.SUPERSEDED)
 
+    def in_projects_of(self, user) -> PlanQuerySet:
+        """The plans of the projects `user` works in (`user` None, a command's operator,
+        works in every one)."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
+
+    def visible_to(self, user) -> PlanQuerySet:
+        """The plans `user` may see: the twin of `Plan.visible_to` (a test holds the two to
+        the same answer). Every plan of their projects; a review copy to its reviewer, and to
+        its project's curators and staff once both copies are in. `user` None (a command's
+        operator) reads as staff."""
+        seen = Q(review_of__isnull=True)
+        if user is not None and user.pk is not None:
+            seen |= Q(reviewer=user.pk)
+        # The plans both of whose copies are in, grouped by the copies' one column.
+        handed_in = Plan.objects.filter(review_of__isnull=False, status=Plan.Status.ADJUDICATED)
+        if user is not None and not user.is_staff:
+            handed_in = handed_in.filter(project__in=Project.objects.where_role(user, "curator"))
+        both_in = handed_in.order_by().values("review_of").annotate(n=Count("pk")).filter(n=2)
+        seen |= Q(review_of__in=both_in.values("review_of"))
+        return self.in_projects_of(user).filter(seen)
+
     def blind_to(self, reader) -> PlanQuerySet:
-        """The review copies whose log rows `reader` may not read yet: the twin of
-        `Plan.blind_to` (a test holds the two to the same answer), read by
-        `Decision.objects.blind_to`. `reader` None (a command) reads none of them."""
+        """The review copies whose log rows `reader` may not read yet: those of an open plan
+        that `visible_to` keeps from them (the twin of `Plan.blind_to`; a test holds the two
+        to the same answer), read by `Decision.objects.blind_to`. `reader` None (a command)
+        reads none of them."""
         copies = self.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
         if reader is None:
             return copies
-        copies = copies.exclude(reviewer=reader)
-        if can_curate(reader):
-            submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
-            both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
-            copies = copies.exclude(review_of__in=both_in)
-        return copies
+        return copies.exclude(pk__in=Plan.objects.visible_to(reader).values("pk"))
 
     def with_review_policy(self) -> PlanQuerySet:
         """Each plan annotated with what double review needs to know, in the same query: has
@@ -157,8 +176,12 @@ class PlanQuerySet(models.QuerySet):
 
 def review_policy_facts(plan: str = "pk") -> dict:
     """`with_review_policy`'s annotations, for a query that names the plan by `plan` (an
-    entry's query names it "plan_id", and so learns its plan's facts in its own query)."""
-    policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+    entry's query names it "plan_id", and so learns its plan's facts in its own query). The
+    policy is the one of the plan's project."""
+    project = "project" if plan == "pk" else f"{plan.removesuffix('_id')}__project"
+    policy = ReviewPolicy.objects.filter(
+        queue=ReviewPolicy.Queue.PLANS, project=models.OuterRef(project)
+    )
     return {
         "has_review_copies": models.Exists(Plan.objects.filter(review_of=models.OuterRef(plan))),
         **{
@@ -307,11 +330,16 @@ class Plan(DecisionHooks, InProject):
         return self.review_copies.filter(status=Plan.Status.ADJUDICATED).count() == 2
 
     def visible_to(self, user) -> bool:
-        """Every reader sees a plan; a review copy only its reviewer, and curators and staff
-        once both copies are in (each editor sees only their own review)."""
-        if not self.is_review_copy or self.reviewer_id == user.pk:
+        """The members of its project see a plan (nobody else may tell it exists); a review
+        copy only its reviewer, and curators and staff once both copies are in (each editor
+        sees only their own review). `user` None (a command's operator) reads as staff would.
+        `Plan.objects.visible_to` is the twin."""
+        if not is_member(user, self.project_id):
+            return False
+        if not self.is_review_copy or (user is not None and self.reviewer_id == user.pk):
             return True
-        return can_curate(user) and self.review_of.both_reviews_in
+        curates = user is None or can_curate(user, self.project_id)
+        return curates and self.review_of.both_reviews_in
 
     def blind_to(self, reader) -> bool:
         """Whether `reader` may not read this plan's rows of the decision log yet: a review
@@ -323,7 +351,7 @@ class Plan(DecisionHooks, InProject):
     def decide_refusal(self, user) -> str:
         """Why `user` may not decide this plan or its entries ("" when they may): editors
         decide plans; a review copy only its reviewer; a double-reviewed plan only in copies."""
-        if not can_decide_plans(user):
+        if not can_decide_plans(user, self.project_id):
             return "Only editors decide plans."
         if self.is_review_copy and self.reviewer_id != user.pk:
             return "Only its reviewer decides a review copy."
@@ -406,10 +434,10 @@ class Plan(DecisionHooks, InProject):
             f"SELECT EXISTS(SELECT 1 FROM {plans} WHERE {quote('review_of_id')} = %s), "  # noqa: S608
             + ", ".join(f"policy.{quote(name)}" for name in columns)
             + f" FROM (SELECT 1 AS one) AS one LEFT JOIN {policies} AS policy"
-            f" ON policy.{quote('queue')} = %s"
+            f" ON policy.{quote('queue')} = %s AND policy.{quote('project_id')} = %s"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS])
+            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS, self.project_id])
             row = cursor.fetchone()
         facts = dict(
             zip(("has_review_copies", *(f"policy_{name}" for name in columns)), row, strict=True)

@@ -23,6 +23,15 @@ class ProjectQuerySet(models.QuerySet):
             return self.all()
         return self.filter(memberships__user=user)
 
+    def where_role(self, user, role: str) -> ProjectQuerySet:
+        """The projects where `user` holds `role` (staff: every one): the twin of
+        `review.permissions.has_role`."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        if user.is_staff:
+            return self.all()
+        return self.filter(memberships__user=user, **{f"memberships__{role}": True})
+
 
 class Project(DecisionHooks, models.Model):
     name = models.CharField(max_length=200)
@@ -112,11 +121,10 @@ class Membership(DecisionHooks, Roles):
 
 
 class InProject(models.Model):
-    """A row that belongs to one project: what its members see and nobody else does."""
+    """A row that belongs to one project: what its members see and nobody else does. Every
+    door that makes one names its project (there is no default to fall back on)."""
 
-    project = models.ForeignKey(
-        Project, on_delete=models.PROTECT, related_name="+", default=default_project_id
-    )
+    project = models.ForeignKey(Project, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         abstract = True

@@ -26,11 +26,11 @@ from review.models import SEARCH_CONFIG, Answer, AnswerReference, Lease
 from review.permissions import can_decide_answers, can_lead
 from review.views import HtmxHttpRequest
 from review.views.answer_changes import added_citations, finalization_changes
-from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
+from review.views.deciding import PanelPage
+from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
-from review.views.projects import project_url
+from review.views.projects import current_project, in_current_project, project_url
 from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
@@ -81,7 +81,8 @@ def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
 @require_GET
 def answer_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
-    answers = Answer.objects.only(*LISTED_FIELDS)
+    project = current_project(request)
+    answers = in_current_project(request, Answer.objects.only(*LISTED_FIELDS))
     if filters["state"]:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
@@ -99,10 +100,10 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         "too_common": bool(filters["q"]) and connection.vendor == "postgresql" and not best,
         "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
-        "can_decide": can_decide_answers(request.user),
+        "can_decide": can_decide_answers(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user),
-        "can_lead": can_lead(request.user),
+        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
         "next_url": project_url(request, "answers-next"),
     }
     return render(request, list_template(request, "review/answers/list.html", "results"), context)
@@ -183,8 +184,9 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
         note_hint="optional",
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
+        badge="review/answers/answer.html#state-badge",
     )
-    may_decide = can_decide_answers(request.user)
+    may_decide = can_decide_answers(request.user, answer.project_id)
     return {
         "panel": panel,
         **opinions_context(request, answer, history, may_decide=may_decide, undo="answer.undo"),
@@ -193,49 +195,35 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
 
 # --- Deciding ----------------------------------------------------------------------
 
+PAGE = PanelPage(
+    name="answer",
+    queue=Lease.Queue.ANSWERS,
+    template="review/answers/answer.html",
+    partial="decision",
+    get_for_user=get_answer_for_user,
+    page_context=_answer_context,
+    panel_context=_decision_context,
+)
+
 
 @require_POST
 def answer_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     if action not in STATE_ACTIONS:
         raise Http404("No such action.")
-    answer = get_answer_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
-    response = respond_to_decision(
+    return PAGE.decide(
         request,
-        lambda version: decide_answer(
+        pk,
+        lambda answer, version: decide_answer(
             answer, action, actor=request.user, expected_version=version, note=note
         ),
-        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: project_url(request, "answer", answer.pk),
     )
-    return after_deciding(request, Lease.Queue.ANSWERS, answer.pk, response)
 
 
 @require_POST
 def answer_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    answer = get_answer_for_user(request, pk, undo=True)
-    response = respond_to_decision(
+    return PAGE.undo(
         request,
-        lambda version: undo_answer(answer, actor=request.user, expected_version=version),
-        redraw=lambda **outcome: _decision_response(request, answer, **outcome),
-        done_url=lambda: project_url(request, "answer", answer.pk),
+        pk,
+        lambda answer, version: undo_answer(answer, actor=request.user, expected_version=version),
     )
-    return after_undoing(request, Lease.Queue.ANSWERS, answer.pk, response)
-
-
-def _decision_response(
-    request: HtmxHttpRequest,
-    answer: Answer,
-    *,
-    status: int,
-    stale=None,
-    refused=None,
-    decision=None,
-) -> HttpResponse:
-    answer = get_answer_for_user(request, answer.pk)
-    extra = panel_outcome(request, stale=stale, refused=refused)
-    if request.htmx:
-        context = {"answer": answer, **_decision_context(request, answer), **extra}
-        return render(request, "review/answers/answer.html#decision", context, status=status)
-    context = _answer_context(request, answer, **extra)
-    return render(request, "review/answers/answer.html", context, status=status)

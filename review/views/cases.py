@@ -7,7 +7,7 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -21,14 +21,14 @@ from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
-from review.permissions import can_decide_cases, can_lead
-from review.views import HtmxHttpRequest
+from review.permissions import can_decide_cases, can_lead, is_member
+from review.views import HtmxHttpRequest, live
 from review.views.case_report import case_report
-from review.views.deciding import panel_outcome, respond_to_decision
-from review.views.leasing import after_deciding, after_undoing, presence_strip, undo_offer
+from review.views.deciding import PanelPage
+from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
-from review.views.projects import project_url
+from review.views.projects import current_project, in_current_project, project_url
 from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
@@ -44,12 +44,13 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
-    cases = with_holders(_filtered_cases(filters), Lease.Queue.CASES)
+    project = current_project(request)
+    cases = with_holders(_filtered_cases(request, filters), Lease.Queue.CASES)
     page = shown_page(request, cases, QUEUE_KEYS, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
-    facets = _facets()
+    facets = _facets(project) if is_member(request.user, project) else _no_facets()
     reason_counts = _reason_counts(facets[CaseFacet.Kind.REASON])
     context = {
         "page": page,
@@ -59,10 +60,10 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "tools": sorted(facets[CaseFacet.Kind.TOOL]),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
-        "can_decide": can_decide_cases(request.user),
+        "can_decide": can_decide_cases(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user),
-        "can_lead": can_lead(request.user),
+        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
         "next_url": project_url(request, "cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
@@ -74,8 +75,8 @@ def _queue_filters(request: HttpRequest) -> dict[str, str]:
     }
 
 
-def _filtered_cases(filters: dict[str, str]):
-    cases = Case.objects.all()
+def _filtered_cases(request: HttpRequest, filters: dict[str, str]):
+    cases = in_current_project(request, Case.objects.all())
     reason = filters["reason"]
     if reason:
         # A case is flagged exactly when it has a reason. Saying so tells the database where
@@ -96,14 +97,35 @@ def _filtered_cases(filters: dict[str, str]):
     return cases
 
 
-def _facets() -> dict[str, dict[str, int]]:
-    """The queue's counts, as the database's triggers keep them: {kind: {value: count}}."""
-    facets = {kind: {} for kind in CaseFacet.Kind}
-    for kind, value, count in CaseFacet.objects.filter(count__gt=0).values_list(
-        "kind", "value", "count"
-    ):
+def _no_facets() -> dict[str, dict[str, int]]:
+    return {kind: {} for kind in CaseFacet.Kind}
+
+
+def _facets(project) -> dict[str, dict[str, int]]:
+    """The queue's counts of `project`'s cases: {kind: {value: count}}. The database's
+    triggers keep them for every case at once (`CaseFacet`), which is the project's own
+    while no other project has cases; else they are counted for the project, grouped."""
+    facets = _no_facets()
+    if Case.objects.exclude(project=project).exists():
+        rows = _facets_counted(project)
+    else:
+        rows = CaseFacet.objects.filter(count__gt=0).values_list("kind", "value", "count")
+    for kind, value, count in rows:
         facets[kind][value] = count
     return facets
+
+
+def _facets_counted(project) -> list[tuple[str, str, int]]:
+    """`CaseFacet`'s counts for one project's cases, from the cases and their evidence: two
+    grouped queries along indexes that begin with the project."""
+    cases = Case.objects.filter(project=project).order_by()
+    reasons = cases.values_list("validator_reason").annotate(n=Count("pk"))
+    evidence = Evidence.objects.filter(case__project=project).order_by()
+    tools = evidence.values_list("tool").annotate(n=Count("pk"))
+    return [
+        *((CaseFacet.Kind.REASON, value, n) for value, n in reasons),
+        *((CaseFacet.Kind.TOOL, value, n) for value, n in tools),
+    ]
 
 
 def _total(filters: dict[str, str], reason_counts: list[dict]) -> int | None:
@@ -152,7 +174,7 @@ def get_case_for_user(
 def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
-        "seen": case.version,
+        "seen": live.page_cursor(decisions_on(case)),
         **presence_strip(request, Lease.Queue.CASES, case.pk),
         **undo_offer(request, Lease.Queue.CASES),
     }
@@ -195,10 +217,11 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         note_hint="required to overturn or ask for a rewrite",
         note_rows=3,
         advice="Decide again if you still want to.",
+        badge="review/cases/case.html#verdict-badge",
         keys=True,
         explain=_what_verdicts_mean(case),
     )
-    may_decide = can_decide_cases(request.user)
+    may_decide = can_decide_cases(request.user, case.project_id)
     return {
         "panel": panel,
         **opinions_context(request, case, history, may_decide=may_decide, undo="case.undo"),
@@ -216,65 +239,58 @@ def _what_verdicts_mean(case: Case) -> str:
 
 # --- Deciding ----------------------------------------------------------------------
 
+PAGE = PanelPage(
+    name="case",
+    queue=Lease.Queue.CASES,
+    template="review/cases/case.html",
+    partial="verdict",
+    get_for_user=get_case_for_user,
+    page_context=_case_context,
+    panel_context=_verdict_context,
+)
+
 
 @require_POST
 def case_decide(request: HtmxHttpRequest, pk: int, action: str) -> HttpResponse:
     name = action.replace("-", "_")
     if name not in VERDICT_ACTIONS:
         raise Http404("No such action.")
-    case = get_case_for_user(request, pk, decide=True)
     note = request.POST.get("note", "")
-    response = respond_to_decision(
+    return PAGE.decide(
         request,
-        lambda version: decide_case(
+        pk,
+        lambda case, version: decide_case(
             case, name, actor=request.user, expected_version=version, note=note
         ),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: project_url(request, "case", case.pk),
     )
-    return after_deciding(request, Lease.Queue.CASES, case.pk, response)
 
 
 @require_POST
 def case_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    case = get_case_for_user(request, pk, undo=True)
-    response = respond_to_decision(
+    return PAGE.undo(
         request,
-        lambda version: undo_case(case, actor=request.user, expected_version=version),
-        redraw=lambda **outcome: _verdict_response(request, case, **outcome),
-        done_url=lambda: project_url(request, "case", case.pk),
+        pk,
+        lambda case, version: undo_case(case, actor=request.user, expected_version=version),
     )
-    return after_undoing(request, Lease.Queue.CASES, case.pk, response)
-
-
-def _verdict_response(
-    request: HtmxHttpRequest, case: Case, *, status: int, stale=None, refused=None, decision=None
-) -> HttpResponse:
-    case = get_case_for_user(request, case.pk)  # fresh, with who decided
-    extra = panel_outcome(request, stale=stale, refused=refused)
-    if request.htmx:
-        context = {"case": case, **_verdict_context(request, case), **extra}
-        return render(request, "review/cases/case.html#verdict", context, status=status)
-    context = _case_context(request, case, **extra)
-    return render(request, "review/cases/case.html", context, status=status)
 
 
 # --- what others changed, for an open page's poll -------------------------------------------
 
 
-def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, int]:
-    """When someone else gave a verdict since version `seen`: the badge, and a notice beside
-    the panel, out of band. The panel itself stays as it is, with the note being typed; its
-    buttons still carry the version seen, so deciding meets the other verdict as a 409."""
+def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str]:
+    """When someone else gave a verdict since the cursor `seen` (`live.news_since`): the
+    badge, and a notice beside the panel, out of band; and the cursor to ask from next. The
+    panel itself stays as it is, with the note being typed; its buttons still carry the
+    version seen, so deciding meets the other verdict as a 409."""
     case = get_case_for_user(request, pk)
-    if not seen.isdigit() or int(seen) >= case.version:
-        return "", case.version
-    latest = latest_decision(case)
+    news, cursor = live.news_since(decisions_on(case), seen, request.user)
+    latest = latest_decision(case) if news else None
+    # A decision of one's own since then redrew the panel already.
     if latest is None or latest.actor_id == request.user.pk:
-        return "", case.version
+        return "", cursor
     # Blind review: a first opinion given meanwhile is news, but not whose it was or its note.
     blind = case.hides_first_opinion_from(request.user)
     context = {"case": case, "latest": latest, "oob": True, "blind": blind}
     html = render_to_string("review/cases/case.html#verdict-badge", context, request)
     html += render_to_string("review/cases/live_news.html", context, request)
-    return html, case.version
+    return html, cursor

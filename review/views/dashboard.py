@@ -26,6 +26,7 @@ from review.permissions import (
     can_decide_cases,
     can_decide_plans,
     can_lead,
+    is_member,
 )
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import stays_after_deciding
@@ -39,14 +40,14 @@ LEASE_KINDS = {"plans": "plan", "cases": "case", "answers": "answer"}
 
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    # The queues lead into the person's home project, until the dashboard lists each of theirs.
+    # The queues lead into the person's home project (Default, or their only one).
     project = home_project(request.user) or current_project(request)
-    slug = project.slug
-    queues = _queues(request.user, slug)
+    queues = _queues(request.user, project)
     curation = []
-    if can_curate(request.user):
+    if can_curate(request.user, project):
         curation = _cached(
-            f"dashboard:curation:{request.user.pk}", lambda: _curation_queues(request.user, slug)
+            f"dashboard:curation:{project.pk}:{request.user.pk}",
+            lambda: _curation_queues(request.user, project),
         )
     recent = decisions_by(request.user, RECENT_DECISIONS)
     subjects = _subjects(recent)
@@ -62,41 +63,46 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                 f"dashboard:figures:{request.user.pk}", lambda: reviewer_figures(request.user)[0]
             ),
             "project": project,
-            "can_lead": can_lead(request.user),
+            "can_lead": can_lead(request.user, project),
             "stays": stays_after_deciding(request.user),
             "projects": _your_projects(request.user),
         },
     )
 
 
-def _queues(user, slug: str) -> list[dict]:
-    """The three queues as the dashboard lists them: what waits, and whether it is `user`'s."""
-    plans, proposed = _plans_awaiting_decisions()
-    counted = _cached("dashboard:queues", _queue_counts)
+def _queues(user, project) -> list[dict]:
+    """The three queues of `project` as the dashboard lists them: what waits, and whether it
+    is `user`'s. A person who is no member of it is shown nothing waiting."""
+    if is_member(user, project):
+        plans, proposed = _plans_awaiting_decisions(project)
+        counted = _cached(f"dashboard:queues:{project.pk}", lambda: _queue_counts(project))
+    else:
+        plans, proposed = 0, 0
+        counted = dict.fromkeys(("flagged_cases", "undecided_cases", "proposed_answers"), 0)
     return [
         {
             "name": "Plans awaiting decisions",
             "count": plans,
             "detail": f"{proposed} entries still proposed",
-            "url": reverse("plans", args=[slug]) + "?status=open",
-            "yours": can_decide_plans(user),
-            "next_url": reverse("plans-next", args=[slug]),
+            "url": reverse("plans", args=[project.slug]) + "?status=open",
+            "yours": can_decide_plans(user, project),
+            "next_url": reverse("plans-next", args=[project.slug]),
         },
         {
             "name": "Flagged cases",
             "count": counted["flagged_cases"],
             "detail": f"{counted['undecided_cases']} cases undecided",
-            "url": reverse("cases", args=[slug]),
-            "yours": can_decide_cases(user),
-            "next_url": reverse("cases-next", args=[slug]),
+            "url": reverse("cases", args=[project.slug]),
+            "yours": can_decide_cases(user, project),
+            "next_url": reverse("cases-next", args=[project.slug]),
         },
         {
             "name": "Answers",
             "count": counted["proposed_answers"],
             "detail": "awaiting publication",
-            "url": reverse("answers", args=[slug]),
-            "yours": can_decide_answers(user),
-            "next_url": reverse("answers-next", args=[slug]),
+            "url": reverse("answers", args=[project.slug]),
+            "yours": can_decide_answers(user, project),
+            "next_url": reverse("answers-next", args=[project.slug]),
         },
     ]
 
@@ -124,12 +130,10 @@ def _your_projects(user) -> list[dict]:
 def waiting_for(user, project: Project, counted: dict[str, int]) -> list[dict]:
     """What waits in `project` for `user` to decide, by queue, from the project's `counted`
     figures (`_waiting_per_project`): only the queues `user` may decide there."""
-    # The permission functions ask the global roles until they take the project; the project
-    # is to be passed to them here, the one place these per-project queues ask.
     queues = (
-        ("plans", "plans waiting", can_decide_plans(user), "?status=open"),
-        ("cases", "cases undecided", can_decide_cases(user), ""),
-        ("answers", "answers awaiting publication", can_decide_answers(user), ""),
+        ("plans", "plans waiting", can_decide_plans(user, project), "?status=open"),
+        ("cases", "cases undecided", can_decide_cases(user, project), ""),
+        ("answers", "answers awaiting publication", can_decide_answers(user, project), ""),
     )
     return [
         {
@@ -160,41 +164,47 @@ def _waiting_per_project(projects: list[Project]) -> dict[int, dict[str, int]]:
     return counted
 
 
-def _plans_awaiting_decisions() -> tuple[int, int]:
+def _plans_awaiting_decisions(project) -> tuple[int, int]:
     """The plans waiting (`PlanQuerySet.waiting`, what /progress/ counts too) and their
     entries still proposed, in one query over the plans' stored counters (never over their
     entries)."""
-    totals = Plan.objects.waiting().aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
+    totals = (
+        Plan.objects.waiting()
+        .filter(project=project)
+        .aggregate(plans=Count("pk"), entries=Sum("count_proposed"))
+    )
     return totals["plans"], totals["entries"] or 0
 
 
-def _curation_queues(user, slug: str) -> list[dict]:
+def _curation_queues(user, project) -> list[dict]:
     """What waits for `user` to curate, per queue: the items whose two reviews differ (none
     they reviewed themselves), each with the queue's Next, which hands curators these."""
     waiting = (
-        ("plans", "Plans", plans_in_curation_for(user)),
-        ("cases", "Cases", in_curation_for(user, Case)),
-        ("answers", "Answers", in_curation_for(user, Answer)),
+        ("plans", "Plans", plans_in_curation_for(user, project)),
+        ("cases", "Cases", in_curation_for(user, Case, project)),
+        ("answers", "Answers", in_curation_for(user, Answer, project)),
     )
     return [
         {
             "name": f"{label} to curate",
             "count": items.count(),
             "detail": "two reviews differ",
-            "url": reverse(queue, args=[slug]),
+            "url": reverse(queue, args=[project.slug]),
             "yours": True,
-            "next_url": reverse(f"{queue}-next", args=[slug]),
+            "next_url": reverse(f"{queue}-next", args=[project.slug]),
         }
         for queue, label, items in waiting
     ]
 
 
-def _queue_counts() -> dict[str, int]:
-    undecided_cases = Case.objects.filter(verdict=Case.Verdict.PROPOSED)
+def _queue_counts(project) -> dict[str, int]:
+    undecided_cases = Case.objects.filter(project=project, verdict=Case.Verdict.PROPOSED)
     return {
         "flagged_cases": undecided_cases.filter(flagged=True).count(),
         "undecided_cases": undecided_cases.count(),
-        "proposed_answers": Answer.objects.filter(state=Answer.State.PROPOSED).count(),
+        "proposed_answers": Answer.objects.filter(
+            project=project, state=Answer.State.PROPOSED
+        ).count(),
     }
 
 

@@ -7,13 +7,9 @@ redirects back to the entry. A stale version gets 409 with the entry as it is no
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from review.actions.entries import (
@@ -28,7 +24,7 @@ from review.actions.entries import (
 from review.decisions import decisions_on_plan
 from review.forms import EntryEditForm
 from review.models import COUNTER_KEYS, Decision, Entry, counter_column
-from review.views import HtmxHttpRequest
+from review.views import HtmxHttpRequest, live
 from review.views.deciding import respond_to_decision
 from review.views.plan import plan_page
 from review.views.plan_context import (
@@ -282,25 +278,19 @@ def _edit_form(request, entry, form, *, offers=None, conflict=None, status=200) 
 
 # A poll redraws at most this many entries; past it, the page is better reloaded.
 LIVE_ENTRIES_MAX = 50
-LIVE_OVERLAP = timedelta(seconds=2)
 
 
 def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str]:
-    """The rows (and spans, and counters) of entries other people decided since the time
-    `seen`, out of band, and the time to ask from next. The entry being edited here is left
-    alone: its form keeps what was typed, and saving it meets the other decision as a 409."""
+    """The rows (and spans, and counters) of entries other people decided since the cursor
+    `seen` (`live.news_since`), out of band, and the cursor to ask from next. The entry being
+    edited here is left alone: its form keeps what was typed, and saving it meets the other
+    decision as a 409."""
     plan = get_plan_for_user(request, pk)
-    now = timezone.now()
-    since = parse_datetime(seen) if seen else None
-    if since is None:
-        return "", now.isoformat()
-    # A decision is stamped before its transaction commits: look back a little, so one that
-    # committed just after the last poll is not missed. Drawing a row twice changes nothing.
-    changed = list(
-        decisions_on_plan(plan)
-        .filter(at__gt=since - LIVE_OVERLAP)
-        .exclude(actor=request.user)[: LIVE_ENTRIES_MAX + 1]
+    changed, cursor = live.news_since(
+        decisions_on_plan(plan), seen, request.user, most=LIVE_ENTRIES_MAX + 1
     )
+    if not changed:
+        return "", cursor
     moved = {
         int(row.object_id)
         for row in changed
@@ -310,10 +300,10 @@ def live_changes(request: HtmxHttpRequest, pk: int, seen: str) -> tuple[str, str
     ids.discard(int(request.POST["editing"]) if request.POST.get("editing", "").isdigit() else 0)
     if len(changed) > LIVE_ENTRIES_MAX or any(row.object_type == "plan" for row in changed):
         notice = render_to_string("review/plans/live_reload.html", {"plan": plan}, request)
-        return notice, now.isoformat()
+        return notice, cursor
     entries = Entry.objects.filter(plan=plan, pk__in=ids).select_related("decided_by")
     html = []
     for entry in entries.order_by("position"):
         entry.plan = plan
         html.append(_entry_fragments(request, entry, spans_moved=entry.pk in moved, oob_row=True))
-    return "".join(html), now.isoformat()
+    return "".join(html), cursor

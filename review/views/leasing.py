@@ -45,10 +45,12 @@ def after_deciding(request: HtmxHttpRequest, queue: str, item_id: int, response)
     if stays_after_deciding(request.user):
         return response
     _remember_moved_on(request, queue, item_id)
-    lease = leases.take_next(queue, request.user)
-    url = (
-        item_url(request, queue, lease.item_id) if lease else project_url(request, f"{queue}-next")
-    )
+    # Next goes on in the project of the item just decided.
+    lease = leases.take_next(queue, request.user, leases.item_project_id(queue, item_id))
+    if lease:
+        url = item_url(request, queue, lease.item_id)
+    else:
+        url = project_url(request, f"{queue}-next")
     if request.htmx:
         response["HX-Redirect"] = url
         return response
@@ -170,7 +172,10 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
 
 
 def _may_take(queue: str, item_id: int, user) -> bool:
-    return leases.QUEUES[queue].may_take(user) and leases.may_hold(queue, item_id, user)
+    project = leases.item_project_id(queue, item_id)
+    return leases.QUEUES[queue].may_take(user, project) and leases.may_hold(
+        queue, item_id, user, project
+    )
 
 
 def _posted_id(value: str) -> int | None:

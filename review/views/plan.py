@@ -259,7 +259,7 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
         "rule": rule,
         "candidates": candidates,
         "problem": problem,
-        "record": rule_record(rule, plan.proposed_by),
+        "record": rule_record(rule, plan.proposed_by, plan.project_id),
     }
     return render(request, "review/plans/accept_rule.html", context, status=status)
 

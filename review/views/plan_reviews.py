@@ -4,6 +4,7 @@ curator takes one side or edits the entry, and can undo what settled an entry.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -44,16 +45,18 @@ def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
     return {
         "double_review": True,
         "reviewers_in": sum(copy.is_adjudicated for copy in copies),
-        "may_open_copy": can_decide_plans(request.user) and plan.is_open,
-        "differences": len(differing_entries(plan)) if can_curate(request.user) else 0,
+        "may_open_copy": can_decide_plans(request.user, plan.project_id) and plan.is_open,
+        "differences": len(differing_entries(plan))
+        if can_curate(request.user, plan.project_id)
+        else 0,
     }
 
 
 @require_POST
 def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
-    if not can_decide_plans(request.user):
+    plan = get_object_or_404(Plan.objects.visible_to(request.user), pk=pk, review_of__isnull=True)
+    if not can_decide_plans(request.user, plan.project_id):
         raise PermissionDenied("Only editors review plans.")
-    plan = get_object_or_404(Plan, pk=pk, review_of__isnull=True)
     try:
         copy = open_review_copy(plan, actor=request.user)
     except ActionRefused as refused:
@@ -63,9 +66,11 @@ def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _get_plan_for_curator(request: HttpRequest, pk: int) -> Plan:
-    if not can_curate(request.user):
+    plans = Plan.objects.visible_to(request.user).select_related("document")
+    plan = get_object_or_404(plans, pk=pk, review_of__isnull=True)
+    if not can_curate(request.user, plan.project_id):
         raise PermissionDenied("Only curators settle what two editors disagree on.")
-    return get_object_or_404(Plan.objects.select_related("document"), pk=pk, review_of__isnull=True)
+    return plan
 
 
 def _curation_page(
@@ -167,6 +172,20 @@ def _version_seen(request: HttpRequest) -> int | None:
         return None
 
 
+def _settle(request: HttpRequest, act: Callable[[int], object]) -> bool | None:
+    """Run `act(version seen)`: True when it landed, False when it was refused (the reason
+    said as a message), None when the form did not say which version was seen."""
+    version = _version_seen(request)
+    if version is None:
+        return None
+    try:
+        act(version)
+    except (ActionRefused, StaleVersion) as refused:
+        messages.error(request, str(refused))
+        return False
+    return True
+
+
 def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     """Back to the curation page; once the plan is adjudicated, to the plan, or to the next
     item of the queue when the plan was handed to the curator by it."""
@@ -182,15 +201,13 @@ def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
 @require_POST
 def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     plan, entry = _entry_to_settle(request, pk, entry_pk)
-    version = _version_seen(request)
-    if version is None:
+    pick = request.POST.get("pick", "")
+    landed = _settle(
+        request,
+        lambda version: curate_entry(entry, pick, actor=request.user, expected_version=version),
+    )
+    if landed is None:
         return redirect(project_url(request, "plan-curation", plan.pk))
-    try:
-        curate_entry(
-            entry, request.POST.get("pick", ""), actor=request.user, expected_version=version
-        )
-    except (ActionRefused, StaleVersion) as refused:
-        messages.error(request, str(refused))
     return _after_settling(request, plan)
 
 
@@ -226,13 +243,9 @@ def plan_curate_edit(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
 def plan_curate_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     """Take back the agreement or curation that settled an entry: it is to settle again."""
     plan, entry = _entry_to_settle(request, pk, entry_pk)
-    version = _version_seen(request)
-    if version is None:
-        return redirect(project_url(request, "plan-curation", plan.pk))
-    try:
-        undo_settlement(entry, actor=request.user, expected_version=version)
-    except (ActionRefused, StaleVersion) as refused:
-        messages.error(request, str(refused))
-    else:
+    if _settle(
+        request,
+        lambda version: undo_settlement(entry, actor=request.user, expected_version=version),
+    ):
         messages.success(request, f"Entry #{entry.number} is to settle again.")
     return redirect(project_url(request, "plan-curation", plan.pk))

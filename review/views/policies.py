@@ -13,13 +13,13 @@ from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused, StaleVersion
 from review.forms import ReviewPolicyForm
 from review.models import ReviewPolicy
-from review.views.projects import project_url
+from review.views.projects import current_project, project_url
 
 
 def _forms(request: HttpRequest, bound: ReviewPolicyForm | None = None) -> list:
     forms = []
     for queue, label in ReviewPolicy.Queue.choices:
-        policy = policy_for(queue)
+        policy = policy_for(queue, current_project(request))
         form = bound if bound is not None and bound.prefix == queue else None
         forms.append((queue, label, policy, form or ReviewPolicyForm.for_policy(policy)))
     return forms
@@ -38,6 +38,7 @@ def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
         try:
             set_policy(
                 queue,
+                project=current_project(request),
                 actor=request.user,
                 expected_version=form.cleaned_data["version"],
                 **form.policy_changes(),

@@ -436,6 +436,8 @@ class DecisionPanel:
     note_hint: str
     note_rows: int
     advice: str
+    # The page's badge of the state (a partial), redrawn out of band with the panel.
+    badge: str
     # The case page's keys (u, o, w, z) read these data attributes.
     keys: bool = False
     # What each button means here, said beside them.

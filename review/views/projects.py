@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -34,3 +35,10 @@ def home_project(user) -> Project | None:
 def project_url(request: HttpRequest, name: str, *args) -> str:
     """The address of route `name` (with `args` after the project) in the request's project."""
     return reverse(name, args=[current_project(request).slug, *args])
+
+
+def in_current_project(request: HttpRequest, items: QuerySet) -> QuerySet:
+    """The rows of `items` that `request.user` may see, of the project the request works in:
+    what every list, count, search and Next reads (another project's items are never
+    counted, listed or handed out)."""
+    return items.visible_to(request.user).filter(project=current_project(request))

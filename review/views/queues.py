@@ -21,10 +21,11 @@ from review.actions import leases
 from review.actions.reviewers import do_set_stay_after_deciding
 from review.decisions import ActionRefused
 from review.models import Lease
+from review.permissions import is_member
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence, undo_offer
 from review.views.plan_context import get_plan_for_user
-from review.views.projects import project_url
+from review.views.projects import current_project, project_url
 
 Queue = Lease.Queue
 
@@ -37,11 +38,12 @@ def _queue(name: str) -> str:
 
 def _open_item(request: HttpRequest, queue: str, pk: int) -> str:
     """The queue of an item page's poll or take: 404 for an item the person may not see (a
-    plan is found as its page finds it, so another editor's review copy is not there)."""
+    plan is found as its page finds it, so another editor's review copy is not there; a case
+    or an answer through its model's rule)."""
     queue = _queue(queue)
     if queue == Queue.PLANS:
         get_plan_for_user(request, pk)
-    elif not leases.QUEUES[queue].model.objects.filter(pk=pk).exists():
+    elif not leases.QUEUES[queue].model.objects.visible_to(request.user).filter(pk=pk).exists():
         raise Http404("No such item.")
     return queue
 
@@ -49,12 +51,13 @@ def _open_item(request: HttpRequest, queue: str, pk: int) -> str:
 @require_http_methods(["GET", "POST"])
 def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
     queue = _queue(queue)
-    may_take = leases.QUEUES[queue].may_take(request.user)
+    project = current_project(request)
+    may_take = leases.QUEUES[queue].may_take(request.user, project)
     if request.method == "POST":
         if not may_take:
             raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
         try:
-            lease = leases.take_next(queue, request.user)
+            lease = leases.take_next(queue, request.user, project)
         except ActionRefused as refused:
             messages.error(request, str(refused))
             return redirect(project_url(request, f"{queue}-next"))
@@ -67,7 +70,7 @@ def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
     context = {
         "queue": queue,
         "queue_label": Queue(queue).label,
-        "waiting": leases.waiting_count(queue, request.user),
+        "waiting": leases.waiting_count(queue, request.user, project),
         "may_take": may_take,
         "list_url": project_url(request, queue),
         "next_url": project_url(request, f"{queue}-next"),
@@ -103,7 +106,8 @@ def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """Take an item again (its page offers it after a lead released the person's lease):
     refused while someone else holds it. Over htmx, the strip it changed."""
     queue = _open_item(request, queue, pk)
-    if not leases.QUEUES[queue].may_take(request.user):
+    project = leases.item_project_id(queue, pk)
+    if not leases.QUEUES[queue].may_take(request.user, project):
         raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
     refused = ""
     try:
@@ -137,6 +141,8 @@ def item_leave(request: HttpRequest, queue: str, pk: int) -> HttpResponse:
 def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
     """A lead (or staff) releases someone else's lease from a list page."""
     lease = get_object_or_404(Lease.objects.select_related("holder"), pk=pk)
+    if not is_member(request.user, leases.item_project_id(lease.queue, lease.item_id)):
+        raise Http404("No such lease.")
     try:
         leases.release_for_holder(lease, actor=request.user)
     except ActionRefused as refused:
@@ -145,5 +151,6 @@ def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(project_url(request, lease.queue))
 
 
-# What else a poll brings, per queue: the plan's changed entries, the case's verdict.
+# What else a poll brings, per queue: the plan's changed entries, the case's verdict; each
+# answers the same kind of cursor (`live`). An answer's page brings nothing else yet.
 LIVE_CHANGES = {Queue.PLANS: entries.live_changes, Queue.CASES: cases.live_changes}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,9 +24,12 @@ from review.views.projects import project_url
 
 
 def _get_document_for_user(request: HttpRequest, pk: int, *, upload: bool = False) -> Document:
-    if upload and not can_decide_plans(request.user):
+    document = get_object_or_404(Document.objects.select_related("revision_of"), pk=pk)
+    if not document.visible_to(request.user):
+        raise Http404("No such document.")
+    if upload and not can_decide_plans(request.user, document.project_id):
         raise PermissionDenied("Only editors add revisions.")
-    return get_object_or_404(Document.objects.select_related("revision_of"), pk=pk)
+    return document
 
 
 @require_GET
@@ -92,7 +95,7 @@ def _render_revision(request, document: Document, form, status: int = 200) -> Ht
         "plans": Plan.objects.filter(document=document).order_by("-created_at", "-pk"),
         "line": _line(latest),
         "latest": latest,
-        "can_upload": can_decide_plans(request.user) and latest == document,
+        "can_upload": can_decide_plans(request.user, document.project_id) and latest == document,
         "form": form,
     }
     return render(request, "review/revisions/revision.html", context, status=status)

@@ -13,6 +13,7 @@ from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
 from review.models import Job, Membership, Project
+from review.models.projects import default_project_id
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
@@ -100,8 +101,8 @@ def test_the_insights_revision_and_job_pages_have_no_serious_accessibility_viola
     while it waits and once it failed."""
     editor = reviewers["editor"]
     revised = revise(decided_plan(editor), editor)
-    waiting = start_job(Job.Kind.EXPORT_DECISIONS, editor)
-    failed = start_job(Job.Kind.IMPORT_CASES, editor, data=b"{}\n")
+    waiting = start_job(Job.Kind.EXPORT_DECISIONS, editor, project=default_project_id())
+    failed = start_job(Job.Kind.IMPORT_CASES, editor, project=default_project_id(), data=b"{}\n")
     Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="line 1: no case_id")
 
     log_in(page, "editor")

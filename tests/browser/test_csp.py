@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from review.models import Entry
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import RULE_MATCH, make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 # Listens before any script of the page runs; a violation is reported to the test.
 REPORT_VIOLATIONS = """
@@ -47,7 +46,7 @@ def violations(page) -> list[str]:
 def lead(transactional_db, django_user_model):
     """One person who may decide plans, cases and answers, so one login reaches every page."""
     user = user_in(django_user_model, "lead", "Editors")
-    user.groups.add(Group.objects.get_or_create(name="Moderators")[0])
+    member(user, None, "moderator")
     return user
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
@@ -26,7 +26,7 @@ from review.models.projects import DEFAULT_SLUG
 from review.urls import project_urlpatterns
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plans import CODE_TEXT
-from tests.builders.users import member_of_default
+from tests.builders.users import ROLE_OF, member
 
 pytestmark = pytest.mark.django_db
 
@@ -335,9 +335,11 @@ def client_for(person: str, name: str) -> Client:
     if person == "anonymous":
         return Client()
     user = User.objects.create_user(person.replace(" ", "-"), is_staff=person == "staff")
-    if person in GROUPS:
-        user.groups.add(Group.objects.get_or_create(name=GROUPS[person])[0])
-    member_of_default(user)
+    if person != "staff":
+        # Every signed-in person here works in the project "Default": "no role" and a reader
+        # are both members with no role (`test_project_isolation` walks another project's).
+        role = ROLE_OF[GROUPS.get(person)]
+        member(user, None, *([role] if role else []))
     if name.startswith("api:"):
         key = f"key-of-{person}"
         ApiToken.objects.create(

@@ -13,6 +13,15 @@ BEFORE = [("review", "0015_merge_part14")]
 AFTER = [("review", "0016_decision_batch")]
 
 
+@pytest.fixture(autouse=True)
+def _back_to_the_latest_schema():
+    """Later tests on this database expect every migration applied."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 def migrate(to):
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()

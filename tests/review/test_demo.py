@@ -22,6 +22,8 @@ from review.models import (
     Evidence,
     Plan,
 )
+from review.models.projects import default_project_id
+from review.permissions import role_label
 from review.views.answer_changes import finalization_changes
 from review.views.presenters import ENTRY_CHUNK, WHOLE_AROUND
 
@@ -47,21 +49,21 @@ def counts() -> dict[str, int]:
     return counted
 
 
-def test_the_demo_users_log_in_with_the_password_demo_each_in_their_group(demo):
-    for username, group in [
-        ("editor", "Editors"),
-        ("moderator", "Moderators"),
-        ("reader", "Readers"),
+def test_the_demo_users_log_in_with_the_password_demo_each_with_their_role(demo):
+    for username, label in [
+        ("editor", "Editor"),
+        ("moderator", "Moderator"),
+        ("reader", "Reader"),
     ]:
         user = authenticate(username=username, password="demo")
         assert user is not None, username
-        assert list(user.groups.values_list("name", flat=True)) == [group]
+        assert role_label(user, default_project_id()) == label
         assert not user.is_staff
 
 
 def test_the_output_gives_the_address_and_says_which_login_is_which(demo):
     assert "http://127.0.0.1:8000" in demo
-    for line in ("editor     Editors", "moderator  Moderators", "reader     Readers"):
+    for line in ("editor     Editor", "moderator  Moderator", "reader     Reader"):
         assert line in demo
 
 
@@ -242,7 +244,7 @@ def test_every_demo_jsonl_line_is_one_json_object():
 
 def test_the_demo_has_a_lead_who_sees_everyone_s_progress(demo, client):
     lead = authenticate(username="lead", password="demo")
-    assert list(lead.groups.values_list("name", flat=True)) == ["Leads"]
+    assert role_label(lead, default_project_id()) == "Lead"
     client.force_login(lead)
     assert client.get("/p/default/progress/").status_code == 200
 
@@ -255,8 +257,9 @@ def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
     assert cases.items >= 10 and cases.kappa.value is not None
     assert cases.people.alpha.value is not None
     assert cases.curation.outcomes.get("still in curation", 0) >= 1
-    assert policy_for("cases").is_double
-    assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
+    assert policy_for("cases", default_project_id()).is_double
+    curator = authenticate(username="curator", password="demo")
+    assert role_label(curator, default_project_id()) == "Curator"
     assert authenticate(username="staff", password="demo").is_staff
 
 
@@ -278,8 +281,8 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 
     curator = get_user_model().objects.get(username="curator")
 
-    plan_lease = leases.take_next("plans", curator)
-    case_lease = leases.take_next("cases", curator)
+    plan_lease = leases.take_next("plans", curator, default_project_id())
+    case_lease = leases.take_next("cases", curator, default_project_id())
 
     assert Plan.objects.get(pk=plan_lease.item_id).review_copies.count() == 2
     assert Case.objects.get(pk=case_lease.item_id).review_stage == Case.IN_CURATION
@@ -288,7 +291,7 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 def test_the_demos_cases_queue_stays_double_reviewed_with_cases_left_to_review(demo):
     from review.actions.reviews import policy_for
 
-    assert policy_for("cases").is_double
+    assert policy_for("cases", default_project_id()).is_double
     assert Case.objects.filter(verdict="proposed", first_opinion="").exists()
 
 

@@ -15,10 +15,11 @@ from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
 from review.decisions import ActionRefused
 from review.models import Lease, Plan
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def opinion(case, user, verdict="uphold"):
 
 
 def taken(queue, user):
-    lease = leases.take_next(queue, user)
+    lease = leases.take_next(queue, user, default_project_id())
     return None if lease is None else lease.item_id
 
 
@@ -80,7 +81,7 @@ def test_a_disagreement_goes_to_a_curator_not_to_the_moderators(people):
 
 def test_a_curator_who_gave_an_opinion_is_not_handed_its_curation(people, django_user_model):
     both = user_in(django_user_model, "both", "Moderators")
-    both.groups.add(people["cur"].groups.get())
+    member(both, None, "curator")
     double_review("cases")
     disputed = make_case("c-1")
     opinion(disputed, both, "uphold")
@@ -94,7 +95,7 @@ def test_a_curator_may_take_from_the_cases_queue_and_gets_only_curation(people, 
 
     assert taken(CASES, people["cur"]) is None
     with pytest.raises(ActionRefused):
-        leases.take_next(CASES, user_in(django_user_model, "rita", "Readers"))
+        leases.take_next(CASES, user_in(django_user_model, "rita", "Readers"), default_project_id())
 
 
 def test_the_second_opinion_by_next_opens_the_next_case_after_it(client, people):

@@ -7,7 +7,6 @@ import io
 import json
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 
 from grounding.agreement import cohen_kappa
@@ -18,6 +17,7 @@ from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
+from tests.builders.users import member
 
 pytestmark = pytest.mark.django_db
 
@@ -207,7 +207,7 @@ def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():
     user = pipeline_user(groups=("Readers",))
     api = api_client()
     assert api.get("/api/insights").status_code == 403
-    user.groups.add(Group.objects.get_or_create(name="Moderators")[0])
+    member(user, None, "moderator")
 
     payload = api.get("/api/insights").json()
 

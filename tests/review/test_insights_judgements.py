@@ -17,6 +17,7 @@ from review.actions.plans import RuleNotValidated, accept_rule, rule_candidates
 from review.actions.revisions import CARRY, add_revision
 from review.insights import Filters, insights, rule_record, rule_records
 from review.models import Decision, Document, Entry, Plan
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
@@ -305,6 +306,7 @@ def test_a_decisions_rule_batch_and_its_filter_give_the_same_answer(editor):
     ]
     rows = [
         Decision.objects.create(
+            project_id=default_project_id(),
             actor_name="editor",
             action=action,
             object_type="entry",

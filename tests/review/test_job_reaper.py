@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from review.jobs import reap_dead_jobs, retry_job, start_job
 from review.models import Job
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 
@@ -27,7 +28,12 @@ def heartbeat(settings):
 
 def job_of(user, *, status=Job.Status.RUNNING, heard_seconds_ago=None, started_seconds_ago=None):
     """A job of `user` in `status`, last heard from (and started) that many seconds ago."""
-    job = start_job(Job.Kind.IMPORT_CASES, user, data=(case_line("c-1") + "\n").encode())
+    job = start_job(
+        Job.Kind.IMPORT_CASES,
+        user,
+        project=default_project_id(),
+        data=(case_line("c-1") + "\n").encode(),
+    )
     now = timezone.now()
     ago = {
         "heartbeat_at": heard_seconds_ago,

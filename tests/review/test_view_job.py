@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from review.adapters.decision_log import decision_log_lines
 from review.jobs import start_job
-from review.models import Job, JobOutputPart, Plan
+from review.models import Job, JobOutputPart, Membership, Plan
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import case_line, make_case
 from tests.builders.decisions import logged
 from tests.builders.urls import url_of
@@ -51,7 +52,9 @@ def test_a_small_upload_still_proposes_inline(client, editor, settings) -> None:
 
 
 def test_a_queued_job_polls_every_second_and_offers_a_plain_link_too(client, editor) -> None:
-    job = start_job(Job.Kind.EXPORT_DECISIONS, editor)  # no commit, so it stays queued
+    job = start_job(
+        Job.Kind.EXPORT_DECISIONS, editor, project=default_project_id()
+    )  # no commit, so it stays queued
     page = client.get(url_of("job", job.pk)).content.decode()
     url = url_of("job", job.pk)
     assert f'hx-get="{url}" hx-trigger="every 1s"' in page
@@ -60,7 +63,9 @@ def test_a_queued_job_polls_every_second_and_offers_a_plain_link_too(client, edi
 
 
 def test_polling_answers_only_the_status_region(client, editor) -> None:
-    job = start_job(Job.Kind.IMPORT_CASES, editor, data=b"{}\n{}\n{}\n")
+    job = start_job(
+        Job.Kind.IMPORT_CASES, editor, project=default_project_id(), data=b"{}\n{}\n{}\n"
+    )
     Job.objects.filter(pk=job.pk).update(status=Job.Status.RUNNING, progress=2)
     response = client.get(url_of("job", job.pk), headers={"HX-Request": "true"})
     body = response.content.decode()
@@ -75,7 +80,12 @@ def test_a_failed_job_shows_why_and_a_retry_that_runs_it_again(
 ) -> None:
     make_case("c-1", text="Stored first.")
     with django_capture_on_commit_callbacks(execute=True):
-        job = start_job(Job.Kind.IMPORT_CASES, editor, data=(case_line("c-1") + "\n").encode())
+        job = start_job(
+            Job.Kind.IMPORT_CASES,
+            editor,
+            project=default_project_id(),
+            data=(case_line("c-1") + "\n").encode(),
+        )
     page = client.get(url_of("job", job.pk)).content.decode()
     assert "Failed: line 1: case_id &#x27;c-1&#x27; was already imported" in page
     assert f'action="{url_of("job-retry", job.pk)}"' in page
@@ -87,26 +97,30 @@ def test_a_failed_job_shows_why_and_a_retry_that_runs_it_again(
 
 
 def test_retry_takes_only_posts(client, editor) -> None:
-    job = start_job(Job.Kind.EXPORT_DECISIONS, editor)
+    job = start_job(Job.Kind.EXPORT_DECISIONS, editor, project=default_project_id())
     assert client.get(url_of("job-retry", job.pk)).status_code == 405
 
 
 def test_another_persons_job_is_not_found(client, editor, reader) -> None:
-    job = start_job(Job.Kind.PROPOSE, editor, name="a.md", data=b"# A\n\ntext\n")
+    job = start_job(
+        Job.Kind.PROPOSE, editor, project=default_project_id(), name="a.md", data=b"# A\n\ntext\n"
+    )
     assert client.get(url_of("job", job.pk)).status_code == 404
     assert client.post(url_of("job-retry", job.pk)).status_code == 404
 
 
 def test_staff_see_every_job(client, editor, django_user_model) -> None:
-    job = start_job(Job.Kind.EXPORT_DECISIONS, editor)
+    job = start_job(Job.Kind.EXPORT_DECISIONS, editor, project=default_project_id())
     client.force_login(django_user_model.objects.create_user("boss", is_staff=True))
     assert client.get(url_of("job", job.pk)).status_code == 200
 
 
 def test_one_who_may_no_longer_propose_may_not_retry_a_proposal(client, editor) -> None:
-    job = start_job(Job.Kind.PROPOSE, editor, name="a.md", data=b"# A\n\ntext\n")
+    job = start_job(
+        Job.Kind.PROPOSE, editor, project=default_project_id(), name="a.md", data=b"# A\n\ntext\n"
+    )
     Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="broken")
-    editor.groups.clear()
+    Membership.objects.filter(user=editor).update(editor=False)
     page = client.get(url_of("job", job.pk)).content.decode()
     assert "Failed: broken" in page
     assert "job-retry" not in page and "Retry" not in page
@@ -139,5 +153,5 @@ def test_the_log_export_downloads_once_done_a_part_at_a_time(
 
 
 def test_an_unfinished_export_has_nothing_to_download(client, reader) -> None:
-    job = start_job(Job.Kind.EXPORT_DECISIONS, reader)
+    job = start_job(Job.Kind.EXPORT_DECISIONS, reader, project=default_project_id())
     assert client.get(url_of("job-download", job.pk)).status_code == 404

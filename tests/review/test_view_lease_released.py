@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from review.actions import leases
 from review.models import Decision, Lease
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.users import user_in
@@ -35,7 +36,7 @@ def lead(django_user_model):
 
 def released_by(lead, queue: str, holder) -> tuple[int, Lease]:
     """`holder` takes the next item of `queue`; the lead releases it. The released lease."""
-    lease = leases.take_next(queue, holder)
+    lease = leases.take_next(queue, holder, default_project_id())
     leases.release_for_holder(lease, actor=lead)
     return lease.item_id, lease
 
@@ -79,7 +80,7 @@ def test_the_poll_after_a_lead_s_release_takes_nothing_back_and_names_the_lead(
 
 def test_a_lease_that_lapsed_is_still_taken_back_by_the_poll(client, moderator) -> None:
     case = make_case()
-    lease = leases.take_next(CASES, moderator)
+    lease = leases.take_next(CASES, moderator, default_project_id())
     leases.release(CASES, case.pk, moderator)  # the page was reloaded: its beacon let it go
     body = poll(client, CASES, case.pk, lease.pk)
     assert "You hold this case" in body and "released your hold" not in body
@@ -100,7 +101,9 @@ def test_a_released_page_offers_no_take_while_someone_else_holds_the_item(
 ) -> None:
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
-    leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     body = poll(client, CASES, item_id, lease.pk)
     assert "lena released your hold" in body and "Held by moderator2" in body
     assert "Take it again" not in body
@@ -135,7 +138,7 @@ def test_take_it_again_is_refused_while_someone_else_holds_it(
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
     other = user_in(django_user_model, "moderator2", "Moderators")
-    taken = leases.take_next(CASES, other)
+    taken = leases.take_next(CASES, other, default_project_id())
 
     response = client.post(
         f"/p/default/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX

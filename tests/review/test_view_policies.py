@@ -9,6 +9,7 @@ from grounding.propose import RULE_NAMES
 from review.actions.reviews import set_policy
 from review.decisions import ActionRefused
 from review.models import Decision, ReviewPolicy
+from review.models.projects import default_project_id
 from tests.builders.plan_views import make_plan
 
 pytestmark = pytest.mark.django_db
@@ -139,6 +140,7 @@ def test_the_action_refuses_an_unknown_reason_at_every_other_door(staff):
     with pytest.raises(ActionRefused, match="No validator reason is called 'uncited_claim'"):
         set_policy(
             "cases",
+            project=default_project_id(),
             actor=staff,
             expected_version=1,
             mode="double",

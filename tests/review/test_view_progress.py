@@ -13,6 +13,7 @@ from review.actions import leases
 from review.actions.plan_reviews import AGREED
 from review.actions.revisions import CARRY
 from review.models import Decision, Lease
+from review.models.projects import default_project_id
 from review.views.progress import reviewer_figures
 from tests.builders.cases_answers import make_case
 from tests.builders.revisions import first_plan, revise
@@ -32,6 +33,7 @@ def _one_moment():
 
 def decided(user, *, seconds_ago: float, action: str = "case.uphold", **fields) -> Decision:
     return Decision.objects.create(
+        project_id=default_project_id(),
         actor=user,
         actor_name=user.username,
         action=action,
@@ -107,7 +109,7 @@ def test_figures_count_today_this_week_conflicts_and_items_held(client, moderato
     make_case("c-1")
     decided(moderator, seconds_ago=5)
     decided(moderator, seconds_ago=1, action="lease.release")  # not a decision of theirs
-    leases.take_next(Lease.Queue.CASES, moderator)
+    leases.take_next(Lease.Queue.CASES, moderator, default_project_id())
     case_pk = Lease.objects.get().item_id
     # A verdict on a version someone else already moved on: a conflict met.
     client.post(f"/p/default/cases/{case_pk}/uphold/", {"version": 1})

@@ -11,7 +11,9 @@ from django.utils import timezone
 
 from review.actions import leases
 from review.models import Case, Decision, Lease, ReviewerSettings
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
+from tests.builders.live import seen_on
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import user_in
 
@@ -49,7 +51,9 @@ def test_a_reader_may_look_at_next_but_not_take(client, reader, cases) -> None:
 def test_next_when_everything_is_held_says_so(client, moderator, cases, django_user_model):
     other = user_in(django_user_model, "moderator2", "Moderators")
     for _ in cases:
-        leases.take_next(CASES, user_in(django_user_model, f"m{_.pk}", "Moderators"))
+        leases.take_next(
+            CASES, user_in(django_user_model, f"m{_.pk}", "Moderators"), default_project_id()
+        )
     assert other.leases.count() == 0
     response = client.post("/p/default/cases/next/", follow=True)
     assert "Nothing is waiting in cases that nobody else holds" in response.content.decode()
@@ -57,7 +61,7 @@ def test_next_when_everything_is_held_says_so(client, moderator, cases, django_u
 
 def test_the_case_list_shows_who_holds_what(client, moderator, cases, django_user_model):
     other = user_in(django_user_model, "moderator2", "Moderators")
-    leases.take_next(CASES, other)
+    leases.take_next(CASES, other, default_project_id())
     body = client.get("/p/default/cases/").content.decode()
     assert "moderator2 since" in body
     assert "Release" not in body  # a moderator is not a lead
@@ -65,7 +69,7 @@ def test_the_case_list_shows_who_holds_what(client, moderator, cases, django_use
 
 def test_a_lead_releases_a_lease_from_the_list_and_it_is_logged(client, cases, django_user_model):
     holder = user_in(django_user_model, "moderator2", "Moderators")
-    lease = leases.take_next(CASES, holder)
+    lease = leases.take_next(CASES, holder, default_project_id())
     lead = user_in(django_user_model, "lena", "Leads")
     client.force_login(lead)
     assert "Release" in client.get("/p/default/cases/").content.decode()
@@ -76,7 +80,9 @@ def test_a_lead_releases_a_lease_from_the_list_and_it_is_logged(client, cases, d
 
 
 def test_a_moderator_may_not_release_another_s_lease(client, moderator, cases, django_user_model):
-    lease = leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    lease = leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     assert client.post(f"/p/default/leases/{lease.pk}/release/").status_code == 403
     assert client.get(f"/p/default/leases/{lease.pk}/release/").status_code == 405
     assert Lease.objects.exists()
@@ -86,7 +92,7 @@ def test_the_poll_renews_the_lease_and_says_who_else_is_here(
     client, moderator, cases, django_user_model
 ):
     case = cases[0]
-    lease = leases.take_next(CASES, moderator)
+    lease = leases.take_next(CASES, moderator, default_project_id())
     Lease.objects.update(expires_at=timezone.now() + timedelta(seconds=3))
     other = user_in(django_user_model, "moderator2", "Moderators")
     leases.mark_present(CASES, case.pk, other)
@@ -103,7 +109,9 @@ def test_the_poll_renews_the_lease_and_says_who_else_is_here(
 def test_the_poll_says_who_holds_a_case_someone_else_took(
     client, moderator, cases, django_user_model
 ):
-    leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     body = client.post(f"/p/default/open/cases/{cases[0].pk}/here/", headers=HTMX).content.decode()
     assert "Held by moderator2" in body
 
@@ -112,17 +120,17 @@ def test_the_poll_brings_another_s_verdict_but_leaves_the_panel_alone(
     client, moderator, cases, django_user_model
 ):
     case = cases[0]
+    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
     other = user_in(django_user_model, "moderator2", "Moderators")
     client.force_login(other)
     client.post(f"/p/default/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."})
     client.force_login(moderator)
-    body = client.post(
-        f"/p/default/open/cases/{case.pk}/here/", {"seen": 1}, headers=HTMX
-    ).content.decode()
+    here = f"/p/default/open/cases/{case.pk}/here/"
+    body = client.post(here, {"seen": seen}, headers=HTMX).content.decode()
     assert 'id="verdict-badge" hx-swap-oob="true"' in body and "Verdict: Overturned" in body
     assert "moderator2 decided this case" in body and "Satire." in body
     assert 'id="verdict"' not in body  # the note being typed stays where it is
-    again = client.post(f"/p/default/open/cases/{case.pk}/here/", {"seen": 2}, headers=HTMX)
+    again = client.post(here, {"seen": seen_on(body)}, headers=HTMX)
     assert "verdict-badge" not in again.content.decode()
 
 
@@ -163,7 +171,7 @@ def test_the_poll_leaves_alone_the_entry_being_edited(client, editor, django_use
 
 def test_leaving_the_page_releases_its_lease(client, moderator, cases) -> None:
     case = cases[0]
-    leases.take_next(CASES, moderator)
+    leases.take_next(CASES, moderator, default_project_id())
     leases.mark_present(CASES, case.pk, moderator)
     assert client.post(f"/p/default/open/cases/{case.pk}/leave/").status_code == 204
     assert not Lease.objects.exists()

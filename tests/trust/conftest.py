@@ -30,16 +30,15 @@ STARTUP_SECONDS = 60
 SIGN_UP = """
 import hashlib, json
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from review.models import ApiToken
-from tests.builders.users import member_of_default
+from tests.builders.users import ROLE_OF, member
 sessions = {{}}
 for name, group, staff in json.loads('{people}'):
     user = User.objects.create_user(name, is_staff=staff)
-    if group:
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
-    member_of_default(user)
+    role = ROLE_OF[group or None]
+    member(user, None, *([role] if role else []))
     ApiToken.objects.create(
         user=user, name="trust", key_sha256=hashlib.sha256(f"key-{{name}}".encode()).hexdigest()
     )

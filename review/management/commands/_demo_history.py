@@ -20,6 +20,7 @@ from review.actions.plan_reviews import adjudicate_plan, differing_entries, open
 from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused
 from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
+from review.models.projects import default_project_id
 
 HISTORY = Path(__file__).resolve().parents[2] / "demo_data" / "history"
 # Two documents are also proposed with a size cap, so that the cap's rule has a record too;
@@ -52,6 +53,7 @@ def make_history(
             path.name,
             path.read_bytes(),
             actor=COMMAND_LINE,
+            project=default_project_id(),
             max_segment_chars=CAPPED.get(path.name, 0),
             path_prefix=path.stem.removesuffix("-readme"),
         )
@@ -114,7 +116,11 @@ BOTH_REJECT = (3,)
 def _double_review_plan(staff, first, second) -> tuple[Plan, int]:
     path = HISTORY / DOUBLE_REVIEWED
     plan = propose_document(
-        path.name, path.read_bytes(), actor=COMMAND_LINE, path_prefix=DOUBLE_REVIEWED_PREFIX
+        path.name,
+        path.read_bytes(),
+        actor=COMMAND_LINE,
+        project=default_project_id(),
+        path_prefix=DOUBLE_REVIEWED_PREFIX,
     )
     # Staff ask for two editors on every plan while the copies are made; a plan with copies
     # stays double-reviewed, so the queue goes back to one editor a plan afterwards.
@@ -186,8 +192,9 @@ def _set_cases_policy(staff, *, share_percent: int, note: str) -> None:
 def _set_policy(queue, staff, *, mode=ReviewPolicy.Mode.DOUBLE, **policy) -> None:
     set_policy(
         queue,
+        project=default_project_id(),
         actor=staff,
-        expected_version=policy_for(queue).version,
+        expected_version=policy_for(queue, default_project_id()).version,
         mode=mode,
         seed="demo",
         **policy,

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -29,10 +28,8 @@ from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
 from review.models import Answer, Case, Document, Membership
 from review.models.projects import default_project_id
-from review.permissions import CURATORS, EDITORS, LEADS, MODERATORS, READERS
+from review.permissions import CURATOR, EDITOR, LEAD, MODERATOR, READER
 
-# The role each group holds in the demo's project, as migration 0017 gave everyone before it.
-ROLE_OF_GROUP = {EDITORS: "editor", MODERATORS: "moderator", CURATORS: "curator", LEADS: "lead"}
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -43,22 +40,22 @@ URL = "http://127.0.0.1:8000"
 @dataclass(frozen=True)
 class DemoUser:
     username: str
-    group: str
+    role: str  # their role in the demo's project ("" for the demo's staff member)
     can: str
 
 
 USERS = (
-    DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
-    DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
-    DemoUser("reader", READERS, "browses everything, decides nothing"),
-    DemoUser("lead", LEADS, "sees everyone's progress, releases a reviewer's lease"),
+    DemoUser("editor", EDITOR, "adjudicates plans, publishes and withdraws answers"),
+    DemoUser("moderator", MODERATOR, "gives verdicts on moderation cases"),
+    DemoUser("reader", READER, "browses everything, decides nothing"),
+    DemoUser("lead", LEAD, "sees everyone's progress, releases a reviewer's lease"),
     # The team's history: their decisions are what /insights/ counts.
-    DemoUser("editor2", EDITORS, "an editor whose past decisions the insights count"),
-    DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),
+    DemoUser("editor2", EDITOR, "an editor whose past decisions the insights count"),
+    DemoUser("moderator2", MODERATOR, "a moderator whose past verdicts the insights count"),
     # Double review: the second opinions of the history, and the curator of disagreements.
-    DemoUser("moderator3", MODERATORS, "gave the second opinions of the history's cases"),
-    DemoUser("editor3", EDITORS, "reviewed the history's double-reviewed plan beside editor2"),
-    DemoUser("curator", CURATORS, "settles what two reviewers disagree on (cases, a plan)"),
+    DemoUser("moderator3", MODERATOR, "gave the second opinions of the history's cases"),
+    DemoUser("editor3", EDITOR, "reviewed the history's double-reviewed plan beside editor2"),
+    DemoUser("curator", CURATOR, "settles what two reviewers disagree on (cases, a plan)"),
     DemoUser("staff", "", "staff: sets the review policies (/policies/)"),
 )
 
@@ -151,7 +148,8 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
         for user in USERS:
-            self.stdout.write(f"  {user.username:<10} {user.group:<11} {user.can}")
+            role = user.role.capitalize() or "Staff"
+            self.stdout.write(f"  {user.username:<10} {role:<11} {user.can}")
 
     def ensure_user(self, demo: DemoUser):
         user, created = get_user_model().objects.get_or_create(username=demo.username)
@@ -159,18 +157,16 @@ class Command(BaseCommand):
             # Only a new account gets the demo password; a changed one is kept.
             user.set_password(PASSWORD)
             user.save()
-        if demo.group:
-            user.groups.add(Group.objects.get_or_create(name=demo.group)[0])
+        if demo.role:
+            roles = {} if demo.role == READER else {demo.role: True}
+            Membership.objects.update_or_create(
+                project_id=default_project_id(), user=user, defaults=roles
+            )
         elif not user.is_staff:
-            # The one account without a group is the demo's staff member.
+            # The one account without a role is the demo's staff member.
             user.is_staff = True
             user.save(update_fields=["is_staff"])
-        # The demo's people work in the project its items land in, their group their role.
-        role = ROLE_OF_GROUP.get(demo.group)
-        Membership.objects.get_or_create(
-            project_id=default_project_id(), user=user, defaults={role: True} if role else {}
-        )
-        self.say(created, f"user {demo.username} ({demo.group or 'staff'})")
+        self.say(created, f"user {demo.username} ({demo.role or 'staff'})")
         return user
 
     def propose(self, demo: DemoDocument) -> None:
@@ -179,6 +175,7 @@ class Command(BaseCommand):
             demo.file,
             data,
             actor=COMMAND_LINE,
+            project=default_project_id(),
             max_segment_chars=demo.max_segment_chars,
             path_prefix=demo.path_prefix,
         )
@@ -194,9 +191,10 @@ class Command(BaseCommand):
         )
 
     def revise(self, demo: DemoRevision, actor) -> None:
-        earlier = Document.objects.get(sha256=sha256_of((DEMO_DATA / demo.document).read_bytes()))
+        documents = Document.objects.filter(project_id=default_project_id())
+        earlier = documents.get(sha256=sha256_of((DEMO_DATA / demo.document).read_bytes()))
         data = (DEMO_DATA / demo.file).read_bytes()
-        existing = Document.objects.filter(sha256=sha256_of(data)).first()
+        existing = documents.filter(sha256=sha256_of(data)).first()
         if existing is not None:
             self.say(False, f"revision {existing.revision} of {demo.document} ({demo.file})")
             return
@@ -210,7 +208,8 @@ class Command(BaseCommand):
         )
 
     def import_jsonl(self, file: str, importer, model) -> None:
-        result = importer((DEMO_DATA / file).read_bytes(), actor=COMMAND_LINE)
+        data = (DEMO_DATA / file).read_bytes()
+        result = importer(data, actor=COMMAND_LINE, project=default_project_id())
         self.stdout.write(
             f"{file}: {result.created} created, {result.unchanged} already there "
             f"({model.objects.count()} {model._meta.verbose_name_plural} in all)"
