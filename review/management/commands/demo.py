@@ -30,7 +30,6 @@ from review.models import Answer, Case, Document, Membership
 from review.models.projects import default_project_id
 from review.permissions import CURATOR, EDITOR, LEAD, MODERATOR, READER
 
-
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
 PASSWORD = "demo"  # noqa: S105
