@@ -11,14 +11,17 @@ class ReviewConfig(AppConfig):
 
 
 def _reinstall_counter_triggers(sender, using, **kwargs) -> None:
-    """On SQLite a migration that remakes the cases or evidence table drops its triggers with
-    it; put the counters' triggers back (they are idempotent) whenever their tables exist."""
+    """On SQLite a migration that remakes a counted table (cases, evidence, entries) drops its
+    triggers with it; put the counters' triggers back (they are idempotent) whenever their
+    tables exist."""
     from django.db import connections
 
-    from review import facet_triggers
+    from review import counter_triggers
 
     connection = connections[using]
     tables = set(connection.introspection.table_names())
-    needed = {facet_triggers.FACETS} | {table for _, table, _ in facet_triggers.COUNTED}
-    if needed <= tables:
-        facet_triggers.install(connection)
+    facets = {counter_triggers.FACETS} | {table for _, table, _ in counter_triggers.COUNTED}
+    if facets <= tables:
+        counter_triggers.install_facets(connection)
+    if {counter_triggers.ENTRIES, counter_triggers.PLANS} <= tables:
+        counter_triggers.install_plan_counts(connection)

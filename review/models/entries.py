@@ -22,6 +22,13 @@ class EntryQuerySet(models.QuerySet):
         """These entries' counts, in one aggregate query."""
         return PlanCounts.from_values(self.aggregate(**count_aggregates()))
 
+    def tallies(self) -> EntryQuerySet:
+        """These entries' counts per plan, as rows of `plan_id` and each counter key: what
+        `PlanQuerySet.recount` stores and what the counter triggers add and take away
+        (`review.counter_triggers`), so both count by `count_aggregates`."""
+        grouped = self.order_by().values("plan_id").annotate(**count_aggregates())
+        return grouped.values("plan_id", *COUNTER_KEYS)
+
     def merged_end(self, entry: Entry) -> int | None:
         """Where `entry`'s text ends with the entries merged into it (the run of merged
         entries right after it), None when none is or it is merged itself: one query.
@@ -152,35 +159,23 @@ class Entry(Decided):
             return self.carried
         return None
 
-    @property
-    def tally(self) -> dict[str, int]:
-        """What this entry adds to its plan's stored counters (`COUNTER_KEYS`)."""
-        tally = dict.fromkeys(COUNTER_KEYS, 0)
-        tally["total"] = 1
-        tally[self.state] = 1
-        tally["unsettled_anchors"] = int(self.anchor_unsettled)
-        tally["need_you"] = int(self.needs_a_person)
-        return tally
-
     def on_decision(self, will_be: Entry) -> None:
-        """The plan's stored counters move by the difference, before the entry's own UPDATE.
-        The counters' UPDATE is one statement that also re-checks, on the plan's locked row as
-        committed, that the plan is still open (adjudication locks the plan before its
-        entries, so the two take rows in one order); if the entry's UPDATE then finds it
-        stale, the transaction is undone."""
+        """Takes the plan's row before the entry's UPDATE, which then moves the plan's counters
+        (a trigger, `review.counter_triggers`): the plan first, as adjudication takes it, so
+        the two wait in one order. The lock reads the plan's status as committed, so it is
+        also the re-check that the plan is still open."""
         plans = Entry.plan.field.related_model.objects
-        was, now = self.tally, will_be.tally
-        counts = plans.count_change(self.plan_id, {key: now[key] - was[key] for key in now})
-        if counts is None:
+        if not plans.hold_open(self.plan_id):
             # The plan is no longer open, as committed: say why as its page would.
             plans.select_related("document").get(pk=self.plan_id).refuse_unless_open()
             raise ActionRefused(FROZEN)
-        if Entry.plan.is_cached(self):
-            self.plan.set_counts(counts)
 
     def after_decision(self, was: Entry) -> None:
         """The paths it left or joined (rejected, un-rejected, or given another path) are
-        checked again for collisions."""
+        checked again for collisions. A plan loaded with the entry is given its counters as
+        the UPDATE left them: the row's reply draws them."""
+        if Entry.plan.is_cached(self):
+            self.plan.set_counts(type(self.plan).objects.stored_counts(self.plan_id))
         if (was.path, was.is_live) != (self.path, self.is_live):
             collisions = apps.get_model("review", "PathCollision").objects
             collisions.refresh({was.path, self.path})
@@ -299,7 +294,7 @@ class PlanCounts:
 
     @classmethod
     def from_values(cls, values: dict) -> PlanCounts:
-        """From a row of `count_aggregates` (or a tally with the same keys)."""
+        """From a row of `count_aggregates` (or the stored counters, with the same keys)."""
         return cls(
             total=values["total"],
             unsettled_anchors=values["unsettled_anchors"],
