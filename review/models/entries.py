@@ -165,17 +165,19 @@ class Entry(Decided):
         the two wait in one order. The lock reads the plan's status as committed, so it is
         also the re-check that the plan is still open."""
         plans = Entry.plan.field.related_model.objects
-        if not plans.hold_open(self.plan_id):
+        held = plans.hold_open(self.plan_id)
+        if held is None:
             # The plan is no longer open, as committed: say why as its page would.
             plans.select_related("document").get(pk=self.plan_id).refuse_unless_open()
             raise ActionRefused(FROZEN)
+        if Entry.plan.is_cached(self):
+            # What the row's reply draws, without reading the plan again: nobody else moves
+            # its counters while its row is held (if the UPDATE is stale, all is undone).
+            self.plan.set_counts(held.moved_by(self, will_be))
 
     def after_decision(self, was: Entry) -> None:
         """The paths it left or joined (rejected, un-rejected, or given another path) are
-        checked again for collisions. A plan loaded with the entry is given its counters as
-        the UPDATE left them: the row's reply draws them."""
-        if Entry.plan.is_cached(self):
-            self.plan.set_counts(type(self.plan).objects.stored_counts(self.plan_id))
+        checked again for collisions."""
         if (was.path, was.is_live) != (self.path, self.is_live):
             collisions = apps.get_model("review", "PathCollision").objects
             collisions.refresh({was.path, self.path})
@@ -316,6 +318,17 @@ class PlanCounts:
             values["unsettled_anchors"] += entry.anchor_unsettled
             values["need_you"] += entry.needs_a_person
         return cls.from_values(values)
+
+    def moved_by(self, was: Entry, now: Entry) -> PlanCounts:
+        """These counts once one entry has changed from `was` to `now`, by the rows' own rule
+        (which a test holds to the counter triggers')."""
+        before, after = PlanCounts.of_entries([was]), PlanCounts.of_entries([now])
+        return PlanCounts.from_values(
+            {
+                key: getattr(self, key) + getattr(after, key) - getattr(before, key)
+                for key in COUNTER_KEYS
+            }
+        )
 
     # Derived once, when made: the counters partial reads each of them.
     decided: int = field(init=False)

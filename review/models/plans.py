@@ -90,40 +90,31 @@ class PlanQuerySet(models.QuerySet):
             )
         return zeroed
 
-    def hold_open(self, plan_id: int) -> bool:
+    def hold_open(self, plan_id: int) -> PlanCounts | None:
         """Lock an open plan's row for a change of its entries, in the caller's transaction,
-        before the entries' rows (which move its counters); False, locking nothing, when the
-        plan is not open. The lock waits for the plan's row and reads its status as
-        committed, so it is also the re-check that the plan is still open. Fixed SQL, as
-        `stored_counts`: building the queryset cost an Accept more than running it
-        (`bench_plan_views`)."""
+        before the entries' rows (whose triggers move its counters), and answer its counters
+        as held; None, locking nothing, when the plan is not open. The lock waits for the
+        plan's row and reads its status as committed, so it is also the re-check that the
+        plan is still open. Fixed SQL: building the queryset cost an Accept more than running
+        it (`bench_plan_views`)."""
         from django.db import connection
 
         quote = connection.ops.quote_name
+        columns = ", ".join(quote(column) for column in Plan.COUNTER_FIELDS)
         sql = (
-            f"SELECT 1 FROM {quote(Plan._meta.db_table)} "  # noqa: S608
+            f"SELECT {columns} FROM {quote(Plan._meta.db_table)} "  # noqa: S608
             f"WHERE {quote('id')} = %s AND {quote('status')} = %s"
         )
         if connection.features.has_select_for_no_key_update:
             sql += " FOR NO KEY UPDATE"
         with connection.cursor() as cursor:
             cursor.execute(sql, [plan_id, Plan.Status.OPEN])
-            return cursor.fetchone() is not None
-
-    def stored_counts(self, plan_id: int) -> PlanCounts:
-        """A plan's counters as stored now (`Plan.counts` of the row read again)."""
-        from django.db import connection
-
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(column) for column in Plan.COUNTER_FIELDS)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT {columns} FROM {quote(Plan._meta.db_table)} "  # noqa: S608
-                f"WHERE {quote('id')} = %s",
-                [plan_id],
-            )
             row = cursor.fetchone()
-        return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
+        return (
+            None
+            if row is None
+            else PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
+        )
 
     def waiting(self) -> PlanQuerySet:
         """The plans waiting for a person: open (until adjudicated, a plan with every entry
