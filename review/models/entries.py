@@ -24,8 +24,7 @@ class EntryQuerySet(models.QuerySet):
 
     def tallies(self) -> EntryQuerySet:
         """These entries' counts per plan, as rows of `plan_id` and each counter key: what
-        `PlanQuerySet.recount` stores and what the counter triggers add and take away
-        (`review.counter_triggers`), so both count by `count_aggregates`."""
+        `PlanQuerySet.recount` stores."""
         grouped = self.order_by().values("plan_id").annotate(**count_aggregates())
         return grouped.values("plan_id", *COUNTER_KEYS)
 

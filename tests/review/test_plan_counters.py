@@ -287,13 +287,16 @@ def test_after_a_migration_the_plan_counters_triggers_are_put_back() -> None:
     assert stored(plan).rejected == 0
 
     _reinstall_counter_triggers(sender=None, using="default")
+    if connection.vendor == "sqlite":
+        # Lifted for every migration there, so counted again once they are back.
+        assert stored(plan) == recounted(plan)
+    before = stored(plan)
     Entry.objects.filter(plan=plan).update(state=Entry.State.ACCEPTED)
 
-    # The move from rejected to accepted is counted; the earlier one was missed.
-    assert (stored(plan).accepted, stored(plan).rejected, stored(plan).proposed) == (
+    after = stored(plan)
+    assert (after.accepted - before.accepted, after.rejected - before.rejected) == (
         entries,
         -entries,
-        entries,
     )
 
 
