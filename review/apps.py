@@ -1,5 +1,8 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, pre_migrate
+
+# The migration that gives the plans' counters their triggers: before it, they are not kept so.
+PLAN_COUNTERS_MIGRATION = ("review", "0017_plan_counter_triggers")
 
 
 class ReviewConfig(AppConfig):
@@ -7,18 +10,38 @@ class ReviewConfig(AppConfig):
     verbose_name = "Grounding Review"
 
     def ready(self) -> None:
+        pre_migrate.connect(_lift_plan_counter_triggers, sender=self)
         post_migrate.connect(_reinstall_counter_triggers, sender=self)
 
 
-def _reinstall_counter_triggers(sender, using, **kwargs) -> None:
-    """On SQLite a migration that remakes the cases or evidence table drops its triggers with
-    it; put the counters' triggers back (they are idempotent) whenever their tables exist."""
+def _lift_plan_counter_triggers(sender, using, **kwargs) -> None:
+    """On SQLite a migration that remakes the plans' table (drop, then rename a copy) fails
+    while a trigger on the entries names it; the plans' counter triggers are lifted for the
+    migrations and put back, with a recount, after them."""
     from django.db import connections
 
-    from review import facet_triggers
+    from review import counter_triggers
+
+    connection = connections[using]
+    if connection.vendor == "sqlite":
+        counter_triggers.remove_plan_counts(connection)
+
+
+def _reinstall_counter_triggers(sender, using, **kwargs) -> None:
+    """On SQLite a migration that remakes a counted table (cases, evidence, entries) drops its
+    triggers with it; put the counters' triggers back (they are idempotent) whenever their
+    tables exist, and the plans' once their migration is applied."""
+    from django.db import connections
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from review import counter_triggers
 
     connection = connections[using]
     tables = set(connection.introspection.table_names())
-    needed = {facet_triggers.FACETS} | {table for _, table, _ in facet_triggers.COUNTED}
-    if needed <= tables:
-        facet_triggers.install(connection)
+    facets = {counter_triggers.FACETS} | {table for _, table, _ in counter_triggers.COUNTED}
+    if facets <= tables:
+        counter_triggers.install_facets(connection)
+    if PLAN_COUNTERS_MIGRATION in MigrationRecorder(connection).applied_migrations():
+        counter_triggers.install_plan_counts(connection)
+        if connection.vendor == "sqlite":
+            counter_triggers.recount_plans(connection)

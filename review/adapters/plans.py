@@ -269,9 +269,8 @@ def _plan_for(document: Document, payload: dict) -> SegmentationPlan:
 
 def entries_stored(plan: Plan, paths: set[str]) -> None:
     """After a plan's entries are stored in bulk (a proposal, an import, a revision carried,
-    a review copy), in the same transaction: its counters counted once, and collisions on its
-    paths recorded."""
-    Plan.objects.filter(pk=plan.pk).recount()
+    a review copy), in the same transaction: the plan holds the counters the database counted
+    as they were stored, and collisions on its paths are recorded."""
     plan.refresh_from_db(fields=Plan.COUNTER_FIELDS)
     PathCollision.objects.refresh(paths)
 

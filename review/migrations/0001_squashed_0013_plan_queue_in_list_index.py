@@ -11,7 +11,7 @@ those fields are made here without db_index and the five AlterFields are left ou
 
 The RunPython steps are the replaced files' own, copied here so this file imports none of
 them: the five groups, the decision log's append-only triggers (review.log_triggers), the
-answer search index on PostgreSQL, the case facets' counting triggers (review.facet_triggers).
+answer search index on PostgreSQL, the case facets' counting triggers (review.counter_triggers).
 The two that fill columns of rows already stored (answers' change kinds, plans' counters) find
 no rows in the empty database a squash is applied to; they are carried as they were, marked
 elidable so a later squash may drop them.
@@ -28,7 +28,7 @@ from django.db.models import Count, Q
 
 import review.models
 from grounding.citations import Finalization
-from review import facet_triggers, log_triggers
+from review import counter_triggers, log_triggers
 
 # 0002, 0004_leases, 0005_review_policy: the groups.
 GROUPS = ("Editors", "Moderators", "Readers")
@@ -91,12 +91,12 @@ def search_index_on_the_expression(apps, schema_editor):
 
 # 0009_queue_indexes: the case facets' counting triggers.
 def install_counters(apps, schema_editor):
-    facet_triggers.install(schema_editor.connection)
-    facet_triggers.recount(schema_editor.connection)
+    counter_triggers.install_facets(schema_editor.connection)
+    counter_triggers.recount_facets(schema_editor.connection)
 
 
 def remove_counters(apps, schema_editor):
-    facet_triggers.remove(schema_editor.connection)
+    counter_triggers.remove_facets(schema_editor.connection)
 
 
 # 0004_answer_change_kinds: answers stored before the columns existed.

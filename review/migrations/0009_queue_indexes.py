@@ -8,7 +8,7 @@ the cases queue's counters kept by triggers.
   index on PostgreSQL, in place of 0003's index on the expression; SQLite leaves it empty.
 - `JobOutputPart` keeps an export's file in parts, so the whole log is never in memory.
 - `CaseFacet` counts cases per validator reason and evidence per tool, kept by the triggers
-  of `review.facet_triggers`, and counted once here from the rows already stored.
+  of `review.counter_triggers`, and counted once here from the rows already stored.
 """
 
 import django.contrib.postgres.search
@@ -18,7 +18,7 @@ from django.contrib.postgres.search import SearchVector
 from django.db import migrations, models
 
 import review.models
-from review import facet_triggers
+from review import counter_triggers
 
 OLD_SEARCH_INDEX = GinIndex(
     SearchVector("question", "body", config="english"), name="answer_search"
@@ -41,12 +41,12 @@ def search_index_on_the_expression(apps, schema_editor):
 
 
 def install_counters(apps, schema_editor):
-    facet_triggers.install(schema_editor.connection)
-    facet_triggers.recount(schema_editor.connection)
+    counter_triggers.install_facets(schema_editor.connection)
+    counter_triggers.recount_facets(schema_editor.connection)
 
 
 def remove_counters(apps, schema_editor):
-    facet_triggers.remove(schema_editor.connection)
+    counter_triggers.remove_facets(schema_editor.connection)
 
 
 class Migration(migrations.Migration):

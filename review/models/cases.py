@@ -95,7 +95,7 @@ class Case(SecondOpinions, Decided, InProject):
 
 class CaseFacet(models.Model):
     """The cases queue's counts: cases per validator reason ("reason"), evidence items per
-    tool ("tool"). Kept by the database's triggers (`review.facet_triggers`) in the same
+    tool ("tool"). Kept by the database's triggers (`review.counter_triggers`) in the same
     transaction as whatever wrote the rows; never written by the app."""
 
     class Kind(models.TextChoices):

@@ -7,26 +7,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from review.models.hooks import DecisionHooks
 from review.models.projects import Project
 from review.permissions import can_curate, is_member
-
-
-class DecisionHooks:
-    """What a row does beyond itself when `review.decisions.decide` changes it, in the
-    decision's transaction; nothing, unless its model says otherwise (an entry moves its
-    plan's counters and path collisions)."""
-
-    def on_decision(self, will_be) -> None:
-        """Before this row's UPDATE, with the row as it will be; may refuse by raising."""
-
-    def after_decision(self, was) -> None:
-        """After this row's UPDATE (this object holds the new values), with the row as it
-        was."""
-
-    @property
-    def decision_project_id(self) -> int:
-        """The project whose log the decision joins: the row's own (an entry's is its plan's)."""
-        return self.project_id
 
 
 class Decided(DecisionHooks, models.Model):

@@ -22,6 +22,12 @@ class EntryQuerySet(models.QuerySet):
         """These entries' counts, in one aggregate query."""
         return PlanCounts.from_values(self.aggregate(**count_aggregates()))
 
+    def tallies(self) -> EntryQuerySet:
+        """These entries' counts per plan, as rows of `plan_id` and each counter key: what
+        `PlanQuerySet.recount` stores."""
+        grouped = self.order_by().values("plan_id").annotate(**count_aggregates())
+        return grouped.values("plan_id", *COUNTER_KEYS)
+
     def merged_end(self, entry: Entry) -> int | None:
         """Where `entry`'s text ends with the entries merged into it (the run of merged
         entries right after it), None when none is or it is merged itself: one query.
@@ -152,31 +158,21 @@ class Entry(Decided):
             return self.carried
         return None
 
-    @property
-    def tally(self) -> dict[str, int]:
-        """What this entry adds to its plan's stored counters (`COUNTER_KEYS`)."""
-        tally = dict.fromkeys(COUNTER_KEYS, 0)
-        tally["total"] = 1
-        tally[self.state] = 1
-        tally["unsettled_anchors"] = int(self.anchor_unsettled)
-        tally["need_you"] = int(self.needs_a_person)
-        return tally
-
     def on_decision(self, will_be: Entry) -> None:
-        """The plan's stored counters move by the difference, before the entry's own UPDATE.
-        The counters' UPDATE is one statement that also re-checks, on the plan's locked row as
-        committed, that the plan is still open (adjudication locks the plan before its
-        entries, so the two take rows in one order); if the entry's UPDATE then finds it
-        stale, the transaction is undone."""
+        """Takes the plan's row before the entry's UPDATE, which then moves the plan's counters
+        (a trigger, `review.counter_triggers`): the plan first, as adjudication takes it, so
+        the two wait in one order. The lock reads the plan's status as committed, so it is
+        also the re-check that the plan is still open."""
         plans = Entry.plan.field.related_model.objects
-        was, now = self.tally, will_be.tally
-        counts = plans.count_change(self.plan_id, {key: now[key] - was[key] for key in now})
-        if counts is None:
+        held = plans.hold_open(self.plan_id)
+        if held is None:
             # The plan is no longer open, as committed: say why as its page would.
             plans.select_related("document").get(pk=self.plan_id).refuse_unless_open()
             raise ActionRefused(FROZEN)
         if Entry.plan.is_cached(self):
-            self.plan.set_counts(counts)
+            # What the row's reply draws, without reading the plan again: nobody else moves
+            # its counters while its row is held (if the UPDATE is stale, all is undone).
+            self.plan.set_counts(held.moved_by(self, will_be))
 
     @property
     def decision_project_id(self) -> int:
@@ -306,7 +302,7 @@ class PlanCounts:
 
     @classmethod
     def from_values(cls, values: dict) -> PlanCounts:
-        """From a row of `count_aggregates` (or a tally with the same keys)."""
+        """From a row of `count_aggregates` (or the stored counters, with the same keys)."""
         return cls(
             total=values["total"],
             unsettled_anchors=values["unsettled_anchors"],
@@ -328,6 +324,17 @@ class PlanCounts:
             values["unsettled_anchors"] += entry.anchor_unsettled
             values["need_you"] += entry.needs_a_person
         return cls.from_values(values)
+
+    def moved_by(self, was: Entry, now: Entry) -> PlanCounts:
+        """These counts once one entry has changed from `was` to `now`, by the rows' own rule
+        (which a test holds to the counter triggers')."""
+        before, after = PlanCounts.of_entries([was]), PlanCounts.of_entries([now])
+        return PlanCounts.from_values(
+            {
+                key: getattr(self, key) + getattr(after, key) - getattr(before, key)
+                for key in COUNTER_KEYS
+            }
+        )
 
     # Derived once, when made: the counters partial reads each of them.
     decided: int = field(init=False)

@@ -15,7 +15,7 @@ from django.utils.functional import cached_property
 from grounding.review_policy import drawn_for_second_opinion
 from review.models.decided import DecisionHooks
 from review.models.documents import Document
-from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, count_aggregates, counter_column
+from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, counter_column
 from review.models.policies import ReviewPolicy
 from review.models.projects import InProject, Project
 from review.permissions import can_curate, can_decide_plans, is_member
@@ -64,22 +64,19 @@ class Blockers:
 class PlanQuerySet(models.QuerySet):
     def recount(self) -> int:
         """Rebuild these plans' stored counters from their entries in two set-based
-        statements (zero, then one grouped aggregate joined in), whatever their number.
-        `count_aggregates` stays the one home of what each counter counts."""
-        from django.db import connection
+        statements (zero, then the entries' tallies joined in), whatever their number: a
+        repair, the triggers keeping them otherwise (`review.counter_triggers`)."""
+        from django.db import connections
 
+        connection = connections[self.db]
         plan_ids = self.order_by().values("pk")
-        zeroed = Plan.objects.filter(pk__in=plan_ids).update(
-            **{counter_column(key): 0 for key in COUNTER_KEYS}
+        zeroed = (
+            Plan.objects.using(self.db)
+            .filter(pk__in=plan_ids)
+            .update(**{counter_column(key): 0 for key in COUNTER_KEYS})
         )
-        grouped = (
-            Entry.objects.filter(plan__in=plan_ids)
-            .order_by()
-            .values("plan_id")
-            .annotate(**count_aggregates())
-            .values("plan_id", *COUNTER_KEYS)
-        )
-        sql, params = grouped.query.sql_with_params()
+        tallies = Entry.objects.using(self.db).filter(plan__in=plan_ids).tallies()
+        sql, params = tallies.query.get_compiler(connection=connection).as_sql()
         quote = connection.ops.quote_name
         table = quote(Plan._meta.db_table)
         assignments = ", ".join(
@@ -94,29 +91,31 @@ class PlanQuerySet(models.QuerySet):
             )
         return zeroed
 
-    def count_change(self, plan_id: int, delta: dict[str, int]) -> PlanCounts | None:
-        """Add `delta` (counter key -> change) to an open plan's stored counters, in the
-        decision's transaction, and answer its counters now; None, changing nothing, when
-        the plan is not open. One statement: the UPDATE waits for the plan's row and reads
-        its status as committed, so it is also the re-check that the plan is still open."""
+    def hold_open(self, plan_id: int) -> PlanCounts | None:
+        """Lock an open plan's row for a change of its entries, in the caller's transaction,
+        before the entries' rows (whose triggers move its counters), and answer its counters
+        as held; None, locking nothing, when the plan is not open. The lock waits for the
+        plan's row and reads its status as committed, so it is also the re-check that the
+        plan is still open. Fixed SQL: building the queryset cost an Accept more than running
+        it (`bench_plan_views`)."""
         from django.db import connection
 
         quote = connection.ops.quote_name
-        changes = [(counter_column(key), change) for key, change in delta.items() if change] or [
-            (counter_column("total"), 0)
-        ]
-        assignments = ", ".join(f"{quote(column)} = {quote(column)} + %s" for column, _ in changes)
-        returned = ", ".join(quote(counter_column(key)) for key in COUNTER_KEYS)
+        columns = ", ".join(quote(column) for column in Plan.COUNTER_FIELDS)
+        sql = (
+            f"SELECT {columns} FROM {quote(Plan._meta.db_table)} "  # noqa: S608
+            f"WHERE {quote('id')} = %s AND {quote('status')} = %s"
+        )
+        if connection.features.has_select_for_no_key_update:
+            sql += " FOR NO KEY UPDATE"
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {quote(Plan._meta.db_table)} SET {assignments} "  # noqa: S608
-                f"WHERE {quote('id')} = %s AND {quote('status')} = %s RETURNING {returned}",
-                [*(change for _, change in changes), plan_id, Plan.Status.OPEN],
-            )
+            cursor.execute(sql, [plan_id, Plan.Status.OPEN])
             row = cursor.fetchone()
-        if row is None:
-            return None
-        return PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
+        return (
+            None
+            if row is None
+            else PlanCounts.from_values(dict(zip(COUNTER_KEYS, row, strict=True)))
+        )
 
     def waiting(self) -> PlanQuerySet:
         """The plans waiting for a person: open (until adjudicated, a plan with every entry
@@ -229,11 +228,10 @@ class Plan(DecisionHooks, InProject):
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # The entries' counts (`PlanCounts`), kept in the transaction of every change of an entry
-    # (`decisions.decide`, and `recount` after entries are stored), so that no page counts
-    # a plan's entries to show its progress. `manage.py recount` rebuilds them. Signed: a
-    # decision moves them before its entry's UPDATE finds out whether it was stale (and then
-    # the transaction is undone), so a stale "before" may pass through below zero.
+    # The entries' counts (`PlanCounts`), kept by the database's triggers in the transaction
+    # of every insert, update or delete of an entry, whichever door wrote it
+    # (`review.counter_triggers`), so that no page counts a plan's entries to show its
+    # progress. `manage.py recount` rebuilds them, as a repair.
     count_total = models.IntegerField(default=0)
     count_proposed = models.IntegerField(default=0)
     count_accepted = models.IntegerField(default=0)
@@ -417,7 +415,7 @@ class Plan(DecisionHooks, InProject):
         )
 
     def set_counts(self, counts: PlanCounts) -> None:
-        """Hold `counts` (just stored) on this object, as if it had been read again."""
+        """Hold `counts` (just read) on this object, as if it had been read again."""
         for key in COUNTER_KEYS:
             setattr(self, counter_column(key), getattr(counts, key))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from review.models.decided import DecisionHooks
+from review.models.hooks import DecisionHooks
 
 # The project today's data moved into (migration 0017), and where an item lands when the door
 # that made it names no project.

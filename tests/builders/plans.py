@@ -121,10 +121,10 @@ def row_counts() -> dict[str, int]:
 
 def update_entries(entries, **changes) -> int:
     """Set `changes` on `entries` directly, for a test's set-up (no decision is logged), and
-    keep what the decisions keep: their plans' stored counters and the recorded collisions."""
-    rows = list(entries.values_list("pk", "plan_id", "path"))
-    changed = Entry.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(**changes)
-    Plan.objects.filter(pk__in={plan_id for _, plan_id, _ in rows}).recount()
-    paths = {path for _, _, path in rows} | ({changes["path"]} if "path" in changes else set())
+    keep what the decisions keep beyond the counters (which the database keeps): the
+    recorded collisions."""
+    rows = list(entries.values_list("pk", "path"))
+    changed = Entry.objects.filter(pk__in=[pk for pk, _ in rows]).update(**changes)
+    paths = {path for _, path in rows} | ({changes["path"]} if "path" in changes else set())
     PathCollision.objects.refresh(paths)
     return changed

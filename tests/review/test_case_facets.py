@@ -8,7 +8,7 @@ from django.db import connection
 from django.db.models import Count
 from django.db.models.expressions import RawSQL
 
-from review import facet_triggers
+from review import counter_triggers
 from review.apps import _reinstall_counter_triggers
 from review.models import Case, CaseFacet, Evidence
 from review.models.projects import default_project_id
@@ -111,13 +111,13 @@ def test_recounting_sets_the_counters_from_the_rows():
     make_case("c-1", rationale=UNCITED)
     CaseFacet.objects.update(count=99)
 
-    facet_triggers.recount(connection)
+    counter_triggers.recount_facets(connection)
 
     assert kept() == counted()
 
 
 def test_after_a_migration_the_triggers_are_put_back():
-    facet_triggers.remove(connection)
+    counter_triggers.remove_facets(connection)
     make_case("c-1")
     assert kept() == {}
 
