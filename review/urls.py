@@ -111,7 +111,6 @@ project_urlpatterns = [
         name="comments-export",
     ),
     path("comments/<int:pk>/edit/", comments.comment_edit, name="comment-edit"),
-    path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
 ]
 
 urlpatterns = [
@@ -138,6 +137,8 @@ urlpatterns = [
         name="project-member-remove",
     ),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
+    # A mention is marked read from the dashboard, outside any project.
+    path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),
     # The addresses from before projects (bookmarks, links in tickets) lead to the same page
     # in the item's project, or in the person's own (review/views/legacy.py).

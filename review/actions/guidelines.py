@@ -13,9 +13,8 @@ MAX_GUIDELINE_CHARS = 100_000
 
 
 def may_edit_guidelines(user, project: Project) -> bool:
-    """Leads and staff edit a project's guidelines. The lead role is global today; once
-    roles are per project, this asks about `project`."""
-    return permissions.can_lead(user)
+    """The project's leads (and staff) edit its guidelines."""
+    return permissions.can_lead(user, project)
 
 
 def edit_guidelines(

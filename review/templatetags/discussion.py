@@ -14,11 +14,12 @@ MENTIONS_LISTED = 20
 
 
 @register.inclusion_tag("review/guidelines/_panel.html")
-def guidelines_panel(kind: str, project_id: int) -> dict:
-    """The side panel of an item's page: `kind` is "plans", "cases" or "answers"."""
+def guidelines_panel(kind: str, project) -> dict:
+    """The side panel of an item's page in `project` (the page's own): `kind` is "plans",
+    "cases" or "answers"."""
     from review.views.guidelines import guidelines_panel as panel
 
-    return {"panel": panel(project_id, kind)}
+    return {"panel": panel(project, kind)}
 
 
 @register.inclusion_tag("review/comments/_region.html#comments", takes_context=True)
@@ -40,13 +41,15 @@ def unread_mentions(context) -> dict:
     from review.views.comments import item_discussion_url
 
     mentions = Mention.objects.unread_for(context["request"].user)
-    listed = mentions.select_related("comment__entry", "comment__case", "comment__answer")
+    listed = mentions.select_related(
+        "comment__project", "comment__entry", "comment__case", "comment__answer"
+    )
     return {
         "listed": [
             {
                 "pk": mention.pk,
                 "comment": mention.comment,
-                "url": f"{item_discussion_url(mention.comment.item)}",
+                "url": item_discussion_url(mention.comment.item, mention.comment.project.slug),
             }
             for mention in listed[:MENTIONS_LISTED]
         ],

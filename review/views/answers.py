@@ -118,7 +118,9 @@ def get_answer_for_user(
     """The answer `pk` as `request.user` may read it (404 otherwise), or decide it with
     `decide`, or take a step of it back with `undo` (403 otherwise: `Answer.decidable_by`)."""
     answer = get_object_or_404(
-        Answer.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+        Answer.objects.select_related("decided_by", "first_by", "second_by"),
+        pk=pk,
+        project=current_project(request),  # found only in the project its address names
     )
     if not answer.visible_to(request.user):
         raise Http404("No such answer.")

@@ -160,7 +160,9 @@ def get_case_for_user(
     """The case `pk` as `request.user` may read it (404 otherwise), or decide it with
     `decide`, or take a step of it back with `undo` (403 otherwise: `Case.decidable_by`)."""
     case = get_object_or_404(
-        Case.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+        Case.objects.select_related("decided_by", "first_by", "second_by"),
+        pk=pk,
+        project=current_project(request),  # found only in the project its address names
     )
     if not case.visible_to(request.user):
         raise Http404("No such case.")

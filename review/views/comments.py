@@ -20,6 +20,7 @@ from review.views import HtmxHttpRequest
 from review.views.answers import get_answer_for_user
 from review.views.cases import get_case_for_user
 from review.views.plan_context import get_plan_for_user
+from review.views.projects import current_project, project_url
 
 REGION = "review/comments/_region.html#comments"
 
@@ -65,7 +66,7 @@ def item_comments(request: HtmxHttpRequest, kind: str, pk: int) -> HttpResponse:
             error = str(refused)
         else:
             if not request.htmx:
-                return redirect(item_discussion_url(item))
+                return redirect(item_discussion_url(item, current_project(request).slug))
             form = CommentForm()
     else:
         error = "A comment needs some text."
@@ -108,7 +109,7 @@ def comment_edit(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _edit_page(request, comment, form, status=422, error=str(refused))
     if request.htmx:
         return render(request, REGION, discussion(request, comment.item))
-    return redirect(item_discussion_url(comment.item))
+    return redirect(item_discussion_url(comment.item, current_project(request).slug))
 
 
 def _edit_page(request, comment, form, *, status=200, error="") -> HttpResponse:
@@ -190,8 +191,8 @@ def discussion(request, item, *, form: CommentForm | None = None, error: str = "
         "count": len(comments),
         "form": form or CommentForm(),
         "error": error,
-        "post_url": reverse("comments", args=[kind, item.pk]),
-        "export_url": reverse("comments-export", args=[kind, item.pk]),
+        "post_url": project_url(request, "comments", kind, item.pk),
+        "export_url": project_url(request, "comments-export", kind, item.pk),
     }
 
 
@@ -202,17 +203,17 @@ def _drawn(request, comment: Comment) -> dict:
         "created_at": comment.created_at,
         "edited": comment.edited,
         "html": render_markdown(comment.text),
-        "edit_url": reverse("comment-edit", args=[comment.pk])
+        "edit_url": project_url(request, "comment-edit", comment.pk)
         if comment.author_id == request.user.pk
         else "",
         "replies": [],
     }
 
 
-def item_discussion_url(item) -> str:
-    """Where an item's discussion is read: its own page for a case or an answer, the
-    entry's discussion page for an entry."""
+def item_discussion_url(item, project_slug: str) -> str:
+    """Where an item's discussion is read (in its project, `project_slug`): its own page for a
+    case or an answer, the entry's discussion page for an entry."""
     kind = Comment.field_for(item)
     if kind == "entry":
-        return reverse("comments", args=[kind, item.pk])
-    return reverse(kind, args=[item.pk]) + "#comments"
+        return reverse("comments", args=[project_slug, kind, item.pk])
+    return reverse(kind, args=[project_slug, item.pk]) + "#comments"

@@ -19,7 +19,7 @@ from review.forms import GuidelineForm
 from review.markdown import render_markdown
 from review.models import Guideline, Project
 from review.refusals import ActionRefused, StaleEdit
-from review.views.projects import current_project
+from review.views.projects import current_project, project_url
 
 
 @require_GET
@@ -85,7 +85,7 @@ def guidelines_edit(request: HttpRequest) -> HttpResponse:
         return _edit_page(request, project, form, stale.current, status=409, error=str(stale))
     except ActionRefused as refused:
         return _edit_page(request, project, form, current, status=422, error=str(refused))
-    return redirect("guidelines")
+    return redirect(project_url(request, "guidelines"))
 
 
 def _edit_page(request, project, form, current, *, status=200, error="") -> HttpResponse:
@@ -103,7 +103,7 @@ class PanelSection:
     about_this_kind: bool
 
 
-def guidelines_panel(project: Project | int, kind: str) -> dict:
+def guidelines_panel(project: Project, kind: str) -> dict:
     """What the guidelines panel of an item's page draws: the current guidelines of the
     item's project, the sections about `kind` first (plans, cases, answers)."""
     current = Guideline.objects.current_of(project)
@@ -114,5 +114,5 @@ def guidelines_panel(project: Project | int, kind: str) -> dict:
             PanelSection(section.title, render_markdown(section.markdown), kind in section.kinds)
             for section in sections
         ],
-        "page_url": reverse("guidelines"),
+        "page_url": reverse("guidelines", args=[project.slug]),
     }

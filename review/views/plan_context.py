@@ -24,8 +24,9 @@ def get_plan_for_user(request: HttpRequest, pk: int, *, decide: bool = False) ->
         .defer("document__data", "original_payload", "adjudicated_payload")
         .with_review_policy()
     )
-    plan = get_object_or_404(plans, pk=pk)
-    # Another project's plan is not there for them, whatever they ask of it.
+    # Found only in the project its address names: another project's plan is not there,
+    # whatever they ask of it.
+    plan = get_object_or_404(plans, pk=pk, project=current_project(request))
     if not is_member(request.user, plan.project_id):
         raise Http404("No such plan.")
     if decide and not can_decide_plans(request.user, plan.project_id):

@@ -171,4 +171,4 @@ def _stored_plan(request: HttpRequest, form, store: Callable[[], Plan], *, done:
             form.add_error(None, problem)
         return None
     messages.success(request, f"{done} a plan for {plan.document.label}.")
-    return redirect("plan", pk=plan.pk)
+    return redirect(project_url(request, "plan", plan.pk))

@@ -118,7 +118,7 @@ class PlanUrls(TemplateItems):
     @cached_property
     def comments(self) -> EntryRoute:
         """An entry's discussion page (its route names the entry alone, not the plan)."""
-        return EntryRoute("comments", kind="entry", pk=None)
+        return EntryRoute("comments", project=self.project, kind="entry", pk=None)
 
     def at_entry(self, entry_pk: int | str) -> str:
         """The plan's page opened at the entry."""

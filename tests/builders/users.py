@@ -37,26 +37,18 @@ def make_project(slug: str, name: str | None = None) -> Project:
     return Project.objects.get_or_create(slug=slug, defaults={"name": name or slug.title()})[0]
 
 
-# The role each group became in a membership (migration 0017); Readers hold none.
-ROLE_OF_GROUP = {
-    "Editors": "editor",
-    "Moderators": "moderator",
-    "Curators": "curator",
-    "Leads": "lead",
-}
-
-
 def user_in(django_user_model, username: str, group: str | None):
     """A user with the demo's password, a member of "Default" with the role the group `group`
     once gave (a reader for "Readers" or no group)."""
     user = django_user_model.objects.create_user(username, password="demo")
     role = ROLE_OF[group]
     member(user, None, *([role] if role else []))
+    return user
 
 
 def member_of_default(user):
     """`user`, now a member of "Default" with a role for each of the old groups they are in
     (as migration 0017 made everyone who used the pages before projects)."""
     groups = user.groups.values_list("name", flat=True)
-    return member(user, None, *(ROLE_OF[name] for name in groups if ROLE_OF.get(name)))
+    member(user, None, *(ROLE_OF[name] for name in groups if ROLE_OF.get(name)))
     return user

@@ -121,7 +121,7 @@ def test_the_poll_of_a_blind_reviewers_open_page_does_not_name_the_first_opinion
     client, moderator, moderator2, case
 ):
     client.force_login(moderator2)
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
     first_opinion(case, moderator)
 
     html = client.post(

@@ -56,9 +56,9 @@ def test_an_edit_based_on_an_older_version_is_refused_naming_who_saved_since(lea
 
 
 def test_the_edit_page_refuses_a_stale_save_with_409_and_keeps_the_text_typed(client, lead):
-    client.post("/guidelines/edit/", {"text": "one", "based_on": 0})
+    client.post("/p/default/guidelines/edit/", {"text": "one", "based_on": 0})
 
-    response = client.post("/guidelines/edit/", {"text": "my words", "based_on": 0})
+    response = client.post("/p/default/guidelines/edit/", {"text": "my words", "based_on": 0})
 
     body = response.content.decode()
     assert response.status_code == 409
@@ -67,31 +67,37 @@ def test_the_edit_page_refuses_a_stale_save_with_409_and_keeps_the_text_typed(cl
 
 
 def test_only_leads_and_staff_edit_the_guidelines(client, editor):
-    assert client.get("/guidelines/edit/").status_code == 403
-    assert client.post("/guidelines/edit/", {"text": "x", "based_on": 0}).status_code == 403
+    assert client.get("/p/default/guidelines/edit/").status_code == 403
+    assert (
+        client.post("/p/default/guidelines/edit/", {"text": "x", "based_on": 0}).status_code == 403
+    )
     assert not Guideline.objects.exists()
 
 
 def test_the_guidelines_page_renders_the_markdown_sanitised_and_lists_the_versions(client, lead):
-    client.post("/guidelines/edit/", {"text": "# Rules\n<script>x</script>", "based_on": 0})
-    client.post("/guidelines/edit/", {"text": "# Rules v2", "based_on": 1, "summary": "renamed"})
+    client.post(
+        "/p/default/guidelines/edit/", {"text": "# Rules\n<script>x</script>", "based_on": 0}
+    )
+    client.post(
+        "/p/default/guidelines/edit/", {"text": "# Rules v2", "based_on": 1, "summary": "renamed"}
+    )
 
-    body = client.get("/guidelines/").content.decode()
+    body = client.get("/p/default/guidelines/").content.decode()
 
     assert "<h1>Rules v2</h1>" in body and "renamed" in body
-    assert 'href="/guidelines/v1/"' in body and 'href="/guidelines/v2/"' in body
-    old = client.get("/guidelines/v1/").content.decode()
+    assert 'href="/p/default/guidelines/v1/"' in body and 'href="/p/default/guidelines/v2/"' in body
+    old = client.get("/p/default/guidelines/v1/").content.decode()
     assert "&lt;script&gt;" in old and "<script>x" not in old
 
 
 def test_a_version_page_shows_what_it_changed_from_the_one_before(client, lead):
-    client.post("/guidelines/edit/", {"text": "keep doors shut", "based_on": 0})
-    client.post("/guidelines/edit/", {"text": "keep doors open", "based_on": 1})
+    client.post("/p/default/guidelines/edit/", {"text": "keep doors shut", "based_on": 0})
+    client.post("/p/default/guidelines/edit/", {"text": "keep doors open", "based_on": 1})
 
-    body = client.get("/guidelines/v2/").content.decode()
+    body = client.get("/p/default/guidelines/v2/").content.decode()
 
     assert "<del>shut</del>" in body and "<ins>open</ins>" in body
-    assert client.get("/guidelines/v9/").status_code == 404
+    assert client.get("/p/default/guidelines/v9/").status_code == 404
 
 
 def test_the_case_page_panel_shows_the_moderation_section_first(client, lead, moderator):
@@ -103,7 +109,7 @@ def test_the_case_page_panel_shows_the_moderation_section_first(client, lead, mo
     panel = body.split("data-guidelines-panel", 1)[1]
     assert panel.index("Uphold only with evidence") < panel.index("Be brief")
     assert panel.index("Be brief") < panel.index("One entry per section")
-    assert 'aria-keyshortcuts="g"' in body and 'href="/guidelines/"' in panel
+    assert 'aria-keyshortcuts="g"' in body and 'href="/p/default/guidelines/"' in panel
 
 
 def test_the_plan_page_panel_shows_the_segmentation_section_first(client, lead, editor):
@@ -153,4 +159,6 @@ def test_a_decision_in_another_project_records_that_projects_version(lead, moder
 def test_the_edit_form_needs_the_csrf_token(lead):
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(lead)
-    assert strict.post("/guidelines/edit/", {"text": "x", "based_on": 0}).status_code == 403
+    assert (
+        strict.post("/p/default/guidelines/edit/", {"text": "x", "based_on": 0}).status_code == 403
+    )

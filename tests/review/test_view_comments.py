@@ -22,7 +22,7 @@ HTMX = {"HX-Request": "true"}
 
 
 def comments_url(kind, pk):
-    return f"/discussion/{kind}/{pk}/"
+    return f"/p/default/discussion/{kind}/{pk}/"
 
 
 def test_a_comment_added_over_htmx_answers_with_the_region_holding_it(client, moderator):
@@ -130,7 +130,9 @@ def test_editing_ones_own_comment_shows_it_edited_and_keeps_the_earlier_text(cli
     client.post(comments_url("case", case.pk), {"text": "first words"})
     comment = Comment.objects.get()
 
-    response = client.post(f"/comments/{comment.pk}/edit/", {"text": "better words", "version": 1})
+    response = client.post(
+        f"/p/default/comments/{comment.pk}/edit/", {"text": "better words", "version": 1}
+    )
 
     assert response.status_code == 302
     body = client.get(f"/cases/{case.pk}/").content.decode()
@@ -143,9 +145,9 @@ def test_a_stale_edit_is_refused_with_409_and_the_text_stays_as_it_was(client, m
     case = make_case("c-1")
     client.post(comments_url("case", case.pk), {"text": "v1"})
     comment = Comment.objects.get()
-    client.post(f"/comments/{comment.pk}/edit/", {"text": "v2", "version": 1})
+    client.post(f"/p/default/comments/{comment.pk}/edit/", {"text": "v2", "version": 1})
 
-    response = client.post(f"/comments/{comment.pk}/edit/", {"text": "v3", "version": 1})
+    response = client.post(f"/p/default/comments/{comment.pk}/edit/", {"text": "v3", "version": 1})
 
     assert response.status_code == 409
     assert "moderator saved a newer version" in response.content.decode()
@@ -160,7 +162,9 @@ def test_nobody_edits_anothers_comment(client, moderator, moderator2):
     comment = Comment.objects.get()
     client.force_login(moderator2)
 
-    response = client.post(f"/comments/{comment.pk}/edit/", {"text": "yours", "version": 1})
+    response = client.post(
+        f"/p/default/comments/{comment.pk}/edit/", {"text": "yours", "version": 1}
+    )
 
     assert response.status_code == 404
     comment.refresh_from_db()
@@ -171,7 +175,7 @@ def test_the_discussion_export_has_each_comment_with_its_earlier_texts(client, m
     case = make_case("c-1")
     client.post(comments_url("case", case.pk), {"text": "v1"})
     comment = Comment.objects.get()
-    client.post(f"/comments/{comment.pk}/edit/", {"text": "v2", "version": 1})
+    client.post(f"/p/default/comments/{comment.pk}/edit/", {"text": "v2", "version": 1})
 
     exported = json.loads(client.get(comments_url("case", case.pk) + "comments.json").content)
 

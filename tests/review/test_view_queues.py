@@ -120,7 +120,7 @@ def test_the_poll_brings_another_s_verdict_but_leaves_the_panel_alone(
     client, moderator, cases, django_user_model
 ):
     case = cases[0]
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
     other = user_in(django_user_model, "moderator2", "Moderators")
     client.force_login(other)
     client.post(f"/p/default/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."})
