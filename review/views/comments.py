@@ -117,7 +117,7 @@ def _edit_page(request, comment, form, *, status=200, error="") -> HttpResponse:
         "comment": comment,
         "form": form,
         "error": error,
-        "back_url": item_discussion_url(comment.item),
+        "back_url": item_discussion_url(comment.item, current_project(request).slug),
     }
     return render(request, "review/comments/edit.html", context, status=status)
 

@@ -19,7 +19,7 @@ def test_g_opens_and_closes_the_guidelines_beside_a_plan(page, reviewers, django
     edit_guidelines(project, actor=lead, based_on=0, text=text)
     plan = make_plan(2)
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     panel = page.get_by_role("complementary", name="Guidelines")
     expect(panel).to_be_hidden()
 

@@ -337,6 +337,10 @@ def test_no_door_shows_the_blind_reviewer_what_the_first_reviewer_decided(
         pk = world[door].pk if door != "plan" else world["plans"][0].pk
         assert answered["GET", url_of(door, pk)] == 200
     assert answered["POST htmx", url_of("item-here", "cases", world["case"].pk)] == 200
+    # The discussions too, and the blind reviewer's mentions were there to be marked read.
+    for kind in ("case", "answer"):
+        assert answered["GET", url_of("comments", kind, world[kind].pk)] == 200
+    assert len(world["mentions"]) == 3
     assert answered["GET", reverse("api:list_decisions")] == 200
 
 
@@ -379,6 +383,18 @@ def test_each_first_reviewer_reads_their_own_words_at_the_same_doors(world) -> N
         text = text_of(api_client(key).get(reverse("api:list_decisions") + "?limit=500"))
         note = NOTES[queue.removesuffix("s")]
         assert note in text and person.username in text and codes[queue] in text
+
+
+def test_each_first_reviewer_reads_their_own_comment_in_the_discussion(world) -> None:
+    """The walk would see a leak of a comment: each first reviewer's is there for them."""
+    kept = entries_of(world["plans"][1])[0]
+    for queue, kind, pk in (
+        ("plans", "entry", kept.pk),
+        ("cases", "case", world["case"].pk),
+        ("answers", "answer", world["answer"].pk),
+    ):
+        text = text_of(_signed_in(world["first"][queue]).get(url_of("comments", kind, pk)))
+        assert NOTES[queue.removesuffix("s")] in text
 
 
 def test_a_first_reviewer_still_on_the_case_is_another_reviewer_until_the_second_opinion(

@@ -96,14 +96,15 @@ def test_a_comment_is_not_a_decision(people):
     assert not Decision.objects.exists()
 
 
-def test_a_mention_is_made_for_a_member_of_the_project_only(people):
+def test_a_mention_is_made_for_a_member_of_the_project_only(people, django_user_model):
     case = make_case("c-1")
     member(people["second"], case.project_id)
     outsider_project = Project.objects.create(name="Other", slug="other")
-    member(people["reader"], outsider_project.pk)
+    # Everyone `people` makes is a member of Default, the case's project: the outsider is not.
+    member(django_user_model.objects.create_user("outsider"), outsider_project.pk)
 
     comment = add_comment(
-        case, author=people["first"], text="@second and @reader and @nobody, ask @first"
+        case, author=people["first"], text="@second and @outsider and @nobody, ask @first"
     )
 
     # Not the outsider, nobody unknown, and not the author: and staff are in every project.

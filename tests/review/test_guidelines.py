@@ -14,6 +14,7 @@ from review.refusals import StaleEdit
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.pages import html_of
 from tests.builders.plan_views import make_plan
+from tests.builders.users import member
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +105,7 @@ def test_the_case_page_panel_shows_the_moderation_section_first(client, lead, mo
     edit_guidelines(project(), actor=lead, based_on=0, text=TEXT)
     case = make_case("c-1")
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     panel = body.split("data-guidelines-panel", 1)[1]
     assert panel.index("Uphold only with evidence") < panel.index("Be brief")
@@ -116,14 +117,14 @@ def test_the_plan_page_panel_shows_the_segmentation_section_first(client, lead, 
     edit_guidelines(project(), actor=lead, based_on=0, text=TEXT)
     plan = make_plan(2)
 
-    panel = html_of(client.get(f"/plans/{plan.pk}/")).split("data-guidelines-panel", 1)[1]
+    panel = html_of(client.get(f"/p/default/plans/{plan.pk}/")).split("data-guidelines-panel", 1)[1]
 
     assert panel.index("One entry per section") < panel.index("Uphold only with evidence")
 
 
 def test_the_answer_page_has_the_panel_even_before_any_guidelines(client, editor):
     answer = make_answer("a-1")
-    body = client.get(f"/answers/{answer.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
     assert "data-guidelines-panel" in body and "no guidelines yet" in body
 
 
@@ -144,6 +145,9 @@ def test_each_decision_records_the_guideline_version_in_force(lead, moderator):
 
 def test_a_decision_in_another_project_records_that_projects_version(lead, moderator):
     other = Project.objects.create(name="Other", slug="other")
+    # Roles are per project: the lead leads, and the moderator moderates, in Other as well.
+    member(lead, other, "lead")
+    member(moderator, other, "moderator")
     edit_guidelines(other, actor=lead, based_on=0, text="other v1")
     edit_guidelines(other, actor=lead, based_on=1, text="other v2")
     edit_guidelines(project(), actor=lead, based_on=0, text="default v1")

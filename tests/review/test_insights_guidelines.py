@@ -99,8 +99,8 @@ def test_agreement_counts_the_items_whose_second_opinion_came_under_each_version
     for case in cases[1:]:
         decide_case(case, "overturn", actor=people["second"], expected_version=2, note="no")
 
-    assert agreement(1).cases.items == 1
-    assert agreement(2).cases.items == 2
+    assert agreement(guideline=1).cases.items == 1
+    assert agreement(guideline=2).cases.items == 2
     assert agreement().cases.items == 3
 
 
@@ -110,6 +110,6 @@ def test_the_insights_page_offers_the_versions_and_narrows_to_one(client, people
     decide_case(case, "uphold", actor=people["first"], expected_version=1, note="")
     client.force_login(people["first"])
 
-    body = client.get("/insights/?guideline=1").content.decode()
+    body = client.get("/p/default/insights/?guideline=1").content.decode()
 
     assert '<option value="1" selected>version 1</option>' in body

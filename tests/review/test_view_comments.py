@@ -9,12 +9,12 @@ import pytest
 from django.test import Client
 
 from review.actions.plan_reviews import open_review_copy
-from review.models import Comment, Membership, Mention
+from review.models import Comment, Mention
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -43,14 +43,14 @@ def test_a_plain_comment_post_redirects_to_the_item_page_where_it_shows(client, 
     response = client.post(comments_url("case", case.pk), {"text": "plain"})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/cases/{case.pk}/#comments"
-    assert "plain" in client.get(f"/cases/{case.pk}/").content.decode()
+    assert response["Location"] == f"/p/default/cases/{case.pk}/#comments"
+    assert "plain" in client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
 
 def test_the_answer_page_shows_its_discussion(client, editor):
     answer = make_answer("a-1")
     client.post(comments_url("answer", answer.pk), {"text": "cite [2]?"})
-    body = client.get(f"/answers/{answer.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
     assert "Discussion (1)" in body and "cite [2]?" in body
 
 
@@ -61,7 +61,7 @@ def test_a_script_in_a_comment_is_shown_as_text(client, moderator):
         {"text": "<script>alert(1)</script> [x](javascript:alert(1))"},
     )
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "<script>alert(1)" not in body
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body
@@ -106,7 +106,7 @@ def test_an_entry_is_discussed_on_its_own_page_linked_from_its_row(client, edito
     plan = make_plan(2)
     entry = entries_of(plan)[0]
 
-    assert comments_url("entry", entry.pk) in html_of(client.get(f"/plans/{plan.pk}/"))
+    assert comments_url("entry", entry.pk) in html_of(client.get(f"/p/default/plans/{plan.pk}/"))
     client.post(comments_url("entry", entry.pk), {"text": "Split here?"})
     body = client.get(comments_url("entry", entry.pk)).content.decode()
     assert "Split here?" in body and entry.title in body
@@ -135,7 +135,7 @@ def test_editing_ones_own_comment_shows_it_edited_and_keeps_the_earlier_text(cli
     )
 
     assert response.status_code == 302
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
     assert "better words" in body and ">edited<" in body
     assert "first words" not in body
     assert list(comment.revisions.values_list("text", flat=True)) == ["first words"]
@@ -187,7 +187,7 @@ def test_the_discussion_export_has_each_comment_with_its_earlier_texts(client, m
 
 def test_a_mention_shows_on_the_dashboard_until_it_is_marked_read(client, moderator, moderator2):
     case = make_case("c-1")
-    Membership.objects.create(project_id=case.project_id, user=moderator2)
+    member(moderator2, case.project_id)  # mentioned: a member of the case's project
     client.force_login(moderator)
     client.post(comments_url("case", case.pk), {"text": "@moderator2 what do you think?"})
     client.force_login(moderator2)
@@ -195,7 +195,7 @@ def test_a_mention_shows_on_the_dashboard_until_it_is_marked_read(client, modera
     body = client.get("/").content.decode()
     assert "Mentions of you (1 unread)" in body and "what do you think?" in body
     mention = Mention.objects.get()
-    assert f'href="/cases/{case.pk}/#comments"' in body
+    assert f'href="/p/default/cases/{case.pk}/#comments"' in body
 
     response = client.post(f"/mentions/{mention.pk}/read/", headers=HTMX)
     assert response.status_code == 200 and "Mentions of you" not in response.content.decode()
@@ -204,7 +204,7 @@ def test_a_mention_shows_on_the_dashboard_until_it_is_marked_read(client, modera
 
 def test_only_the_person_mentioned_marks_their_mention_read(client, moderator, moderator2):
     case = make_case("c-1")
-    Membership.objects.create(project_id=case.project_id, user=moderator2)
+    member(moderator2, case.project_id)  # mentioned: a member of the case's project
     client.force_login(moderator)
     client.post(comments_url("case", case.pk), {"text": "@moderator2 look"})
 
@@ -220,18 +220,18 @@ def test_under_blind_review_the_second_reviewer_reads_the_first_ones_comment_onl
     double_review("cases")
     case = make_case("c-1")
     client.force_login(moderator)
-    client.post(f"/cases/{case.pk}/uphold/", {"version": case.version, "note": ""})
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": case.version, "note": ""})
     client.post(comments_url("case", case.pk), {"text": "I upheld: rule 4"})
     client.force_login(moderator2)
 
-    assert "rule 4" not in client.get(f"/cases/{case.pk}/").content.decode()
+    assert "rule 4" not in client.get(f"/p/default/cases/{case.pk}/").content.decode()
     assert (
         "rule 4" not in client.get(comments_url("case", case.pk) + "comments.json").content.decode()
     )
 
     case.refresh_from_db()
-    client.post(f"/cases/{case.pk}/uphold/", {"version": case.version, "note": ""})
-    assert "rule 4" in client.get(f"/cases/{case.pk}/").content.decode()
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": case.version, "note": ""})
+    assert "rule 4" in client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
 
 def test_the_comment_form_drawn_on_the_case_page_carries_its_csrf_token(moderator):
@@ -239,6 +239,8 @@ def test_the_comment_form_drawn_on_the_case_page_carries_its_csrf_token(moderato
     strict = Client(enforce_csrf_checks=True)
     strict.force_login(moderator)
 
-    region = strict.get(f"/cases/{case.pk}/").content.decode().split('id="comments"', 1)[1]
+    region = (
+        strict.get(f"/p/default/cases/{case.pk}/").content.decode().split('id="comments"', 1)[1]
+    )
 
     assert 'name="csrfmiddlewaretoken"' in region.split("</section>", 1)[0]
