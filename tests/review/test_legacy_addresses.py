@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from review.models import Case, Job, Membership, Plan, Project
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 
@@ -34,12 +35,19 @@ def in_project(item, project: Project):
     return item
 
 
+def export_job(owner) -> Job:
+    """A job `owner` started in "Default" (a job names its project, as every item does)."""
+    return Job.objects.create(
+        kind=Job.Kind.EXPORT_DECISIONS, created_by=owner, project_id=default_project_id()
+    )
+
+
 ITEMS = {
     "plans": lambda owner: make_plan(2),
     "documents": lambda owner: make_plan(2).document,
     "cases": lambda owner: make_case(),
     "answers": lambda owner: make_answer(),
-    "jobs": lambda owner: Job.objects.create(kind=Job.Kind.EXPORT_DECISIONS, created_by=owner),
+    "jobs": lambda owner: export_job(owner),
 }
 
 
@@ -90,7 +98,7 @@ def test_an_item_of_a_project_one_is_not_a_member_of_answers_as_one_that_does_no
 
 
 def test_someone_else_s_job_is_not_found_at_its_old_address(client, reader, editor) -> None:
-    job = Job.objects.create(kind=Job.Kind.EXPORT_DECISIONS, created_by=editor)
+    job = export_job(editor)
     client.force_login(reader)
 
     assert client.get(f"/jobs/{job.pk}/").status_code == 404

@@ -3,9 +3,8 @@
 and insights leave them out, and roles held in one project give none in another. Staff see
 every project.
 
-Project "alpha" holds one of each kind of item; the dashboard, lists and API work in the
-project "Default" (the one every address without a project works in), where bob is an
-editor and moderator and alice is no member."""
+Project "alpha" holds one of each kind of item; bob's lists, under `/p/default/`, and the API
+work in the project "Default", where bob is an editor and moderator and alice is no member."""
 
 from __future__ import annotations
 
@@ -23,6 +22,7 @@ from review.permissions import can_decide_cases, can_decide_plans, is_member, ro
 from tests.builders.api import API_KEY, api_client, pipeline_user
 from tests.builders.cases_answers import case_line, make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.urls import url_of
 from tests.builders.users import make_project, member
 
 pytestmark = pytest.mark.django_db
@@ -60,41 +60,47 @@ def bob(client, django_user_model):
     return user
 
 
-def _pages(items) -> list[tuple[str, str]]:
+def _pages(items, project: str) -> list[tuple[str, str]]:
+    """Every page and fragment of alpha's items, at their addresses in `project` (a slug)."""
     plan, entry = items["plan"], items["entry"]
     on_entry = [plan.pk, entry.pk]
+
+    def at(name: str, *args) -> str:
+        return url_of(name, *args, project=project)
+
     return [
-        ("get", reverse("plan", args=[plan.pk])),
-        ("get", reverse("plan-history", args=[plan.pk])),
-        ("get", reverse("plan-export", args=[plan.pk])),
-        ("get", reverse("plan-entry-list", args=[plan.pk, 1])),
-        ("get", reverse("entry", args=on_entry)),
-        ("get", reverse("entry-edit", args=on_entry)),
-        ("post", reverse("entry-decide", args=[*on_entry, "accept"])),
-        ("post", reverse("plan-adjudicate", args=[plan.pk])),
-        ("post", reverse("plan-review-copy", args=[plan.pk])),
-        ("get", reverse("plan-curation", args=[plan.pk])),
-        ("get", reverse("revision", args=[plan.document_id])),
-        ("post", reverse("revision-upload", args=[plan.document_id])),
-        ("get", reverse("case", args=[items["case"].pk])),
-        ("post", reverse("case-decide", args=[items["case"].pk, "uphold"])),
-        ("post", reverse("case-undo", args=[items["case"].pk])),
-        ("get", reverse("answer", args=[items["answer"].pk])),
-        ("post", reverse("answer-decide", args=[items["answer"].pk, "publish"])),
-        ("post", reverse("item-here", args=["plans", plan.pk])),
-        ("post", reverse("item-here", args=["cases", items["case"].pk])),
-        ("post", reverse("item-here", args=["answers", items["answer"].pk])),
-        ("post", reverse("item-take", args=["cases", items["case"].pk])),
-        ("get", reverse("job", args=[items["job"].pk])),
-        ("get", reverse("job-download", args=[items["job"].pk])),
-        ("post", reverse("job-retry", args=[items["job"].pk])),
+        ("get", at("plan", plan.pk)),
+        ("get", at("plan-history", plan.pk)),
+        ("get", at("plan-export", plan.pk)),
+        ("get", at("plan-entry-list", plan.pk, 1)),
+        ("get", at("entry", *on_entry)),
+        ("get", at("entry-edit", *on_entry)),
+        ("post", at("entry-decide", *on_entry, "accept")),
+        ("post", at("plan-adjudicate", plan.pk)),
+        ("post", at("plan-review-copy", plan.pk)),
+        ("get", at("plan-curation", plan.pk)),
+        ("get", at("revision", plan.document_id)),
+        ("post", at("revision-upload", plan.document_id)),
+        ("get", at("case", items["case"].pk)),
+        ("post", at("case-decide", items["case"].pk, "uphold")),
+        ("post", at("case-undo", items["case"].pk)),
+        ("get", at("answer", items["answer"].pk)),
+        ("post", at("answer-decide", items["answer"].pk, "publish")),
+        ("post", at("item-here", "plans", plan.pk)),
+        ("post", at("item-here", "cases", items["case"].pk)),
+        ("post", at("item-here", "answers", items["answer"].pk)),
+        ("post", at("item-take", "cases", items["case"].pk)),
+        ("get", at("job", items["job"].pk)),
+        ("get", at("job-download", items["job"].pk)),
+        ("post", at("job-retry", items["job"].pk)),
     ]
 
 
 def test_a_member_of_another_project_gets_404_for_every_page_and_fragment_of_its_items(
     client, bob, items
 ):
-    for method, url in _pages(items):
+    # In alpha, where bob is no member, and in his own project, which does not hold them.
+    for method, url in _pages(items, "alpha") + _pages(items, "default"):
         for headers in ({}, {"HX-Request": "true"}):
             response = getattr(client, method)(url, headers=headers)
             assert response.status_code == 404, (method, url, headers)
@@ -105,11 +111,11 @@ def test_staff_see_the_items_of_every_project(client, items, django_user_model):
     default_plan = make_plan(2, name="default.md")
 
     for url in (
-        reverse("plan", args=[items["plan"].pk]),
-        reverse("plan", args=[default_plan.pk]),
-        reverse("case", args=[items["case"].pk]),
-        reverse("answer", args=[items["answer"].pk]),
-        reverse("job", args=[items["job"].pk]),
+        url_of("plan", items["plan"].pk, project="alpha"),
+        url_of("plan", default_plan.pk),
+        url_of("case", items["case"].pk, project="alpha"),
+        url_of("answer", items["answer"].pk, project="alpha"),
+        url_of("job", items["job"].pk, project="alpha"),
     ):
         assert client.get(url).status_code == 200, url
 
@@ -117,21 +123,21 @@ def test_staff_see_the_items_of_every_project(client, items, django_user_model):
 def test_a_member_reads_their_projects_items(client, items):
     client.force_login(items["alice"])
 
-    assert client.get(reverse("plan", args=[items["plan"].pk])).status_code == 200
-    assert client.get(reverse("case", args=[items["case"].pk])).status_code == 200
-    assert client.get(reverse("job", args=[items["job"].pk])).status_code == 200
+    assert client.get(url_of("plan", items["plan"].pk, project="alpha")).status_code == 200
+    assert client.get(url_of("case", items["case"].pk, project="alpha")).status_code == 200
+    assert client.get(url_of("job", items["job"].pk, project="alpha")).status_code == 200
 
 
 def test_lists_search_counts_and_next_leave_another_projects_items_out(client, bob, items):
     mine = make_case("c-mine")
     make_answer("a-mine")  # the same question as alpha's answer
     pages = {
-        "plans": client.get(reverse("plans") + "?status=all"),
-        "cases": client.get(reverse("cases")),
-        "answers": client.get(reverse("answers") + "?q=compartments"),
+        "plans": client.get(url_of("plans") + "?status=all"),
+        "cases": client.get(url_of("cases")),
+        "answers": client.get(url_of("answers") + "?q=compartments"),
         "dashboard": client.get(reverse("dashboard")),
-        "insights": client.get(reverse("insights")),
-        "next": client.get(reverse("cases-next")),
+        "insights": client.get(url_of("insights")),
+        "next": client.get(url_of("cases-next")),
     }
 
     for name, page in pages.items():
@@ -156,7 +162,9 @@ def test_the_dashboard_counts_only_the_projects_items(client, bob, items):
 def test_the_decision_log_leaves_another_projects_rows_out(client, bob, items):
     client.force_login(items["alice"])
     case = items["case"]
-    client.post(reverse("case-decide", args=[case.pk, "uphold"]), {"version": case.version})
+    client.post(
+        url_of("case-decide", case.pk, "uphold", project="alpha"), {"version": case.version}
+    )
     assert Decision.objects.filter(project=case.project).exists()
     pipeline_user(groups=("Editors",), username="bob-pipeline")
 
@@ -199,8 +207,8 @@ def test_an_editor_of_another_project_may_read_but_not_decide_a_plan_where_they_
     entry = entries_of(plan)[0]
     client.force_login(alice)
 
-    assert client.get(reverse("plan", args=[plan.pk])).status_code == 200
-    decided = client.post(reverse("entry-decide", args=[plan.pk, entry.pk, "accept"]))
+    assert client.get(url_of("plan", plan.pk)).status_code == 200
+    decided = client.post(url_of("entry-decide", plan.pk, entry.pk, "accept"))
     assert decided.status_code == 403
 
 
@@ -279,7 +287,7 @@ def test_a_job_is_of_the_project_it_was_started_in_and_its_starter_loses_it_with
 
     assert not job.visible_to(alice)
     assert list(Job.objects.visible_to(alice)) == []
-    assert client.get(reverse("job", args=[job.pk])).status_code == 404
+    assert client.get(url_of("job", job.pk, project="alpha")).status_code == 404
 
 
 def test_a_command_names_its_project_by_slug_and_refuses_one_unknown(alpha, tmp_path):
@@ -298,4 +306,4 @@ def test_a_command_names_its_project_by_slug_and_refuses_one_unknown(alpha, tmp_
 
 
 def test_signed_out_visitors_read_nothing(items):
-    assert Client().get(reverse("plan", args=[items["plan"].pk])).status_code == 302
+    assert Client().get(url_of("plan", items["plan"].pk, project="alpha")).status_code == 302

@@ -5,13 +5,13 @@ roles their groups gave (a Reader, or someone in no group, a member with none)."
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.builders.migrating import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("review", "0016_decision_batch")]
-AFTER = [("review", "0017_projects")]
+BEFORE = ("review", "0016_decision_batch")
+AFTER = ("review", "0017_projects")
 IN_PROJECT = ("Document", "Plan", "Case", "Answer", "ReviewPolicy", "Decision")
 
 
@@ -19,16 +19,7 @@ IN_PROJECT = ("Document", "Plan", "Case", "Answer", "ReviewPolicy", "Decision")
 def _back_to_the_latest_schema():
     """Later tests on this database expect every migration applied."""
     yield
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
-def migrate(to):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(to)
-    return executor.loader.project_state(to).apps
+    migrate_to_latest()
 
 
 def _rows_before(apps) -> dict[str, list[int]]:
@@ -61,10 +52,10 @@ def _people(apps) -> dict[str, int]:
 
 
 def test_every_row_and_log_entry_is_kept_and_belongs_to_the_default_project():
-    before = migrate(BEFORE)
+    before = migrate(*BEFORE)
     made = _rows_before(before)
 
-    after = migrate(AFTER)
+    after = migrate(*AFTER)
 
     default = after.get_model("review", "Project").objects.get(slug="default")
     for name, pks in made.items():
@@ -76,9 +67,9 @@ def test_every_row_and_log_entry_is_kept_and_belongs_to_the_default_project():
 
 
 def test_todays_people_become_members_of_default_with_their_groups_as_roles():
-    people = _people(migrate(BEFORE))
+    people = _people(migrate(*BEFORE))
 
-    after = migrate(AFTER)
+    after = migrate(*AFTER)
 
     memberships = after.get_model("review", "Membership").objects.select_related("project")
     roles = {

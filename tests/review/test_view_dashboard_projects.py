@@ -7,6 +7,7 @@ import pytest
 
 from review.models import Answer, Case, Membership, Project
 from tests.builders.cases_answers import make_answer, make_case
+from tests.builders.users import member
 
 pytestmark = pytest.mark.django_db
 
@@ -28,13 +29,15 @@ def test_the_dashboard_lists_only_the_persons_projects_with_their_own_counts(
     client, moderator, two_projects
 ) -> None:
     mine, theirs = two_projects
-    Membership.objects.create(project=mine, user=moderator, moderator=True)
+    member(moderator, mine, "moderator")
     cases_in(mine, 2, "c-mine")
     cases_in(theirs, 5, "c-theirs")
     response = client.get("/")
     listed = {item["project"].slug: item for item in response.context["projects"]}
-    assert set(listed) == {"moderation"}
+    # The moderator works in "Default" too (everyone the fixtures make does), where none waits.
+    assert set(listed) == {"default", "moderation"}
     assert [(q["queue"], q["count"]) for q in listed["moderation"]["waiting"]] == [("cases", 2)]
+    assert [(q["queue"], q["count"]) for q in listed["default"]["waiting"]] == [("cases", 0)]
     body = response.content.decode()
     assert "Secret work" not in body and "Not yours." not in body
 
@@ -58,11 +61,13 @@ def test_a_reader_is_told_nothing_waits_for_them_and_offered_no_members_page(
     client, reader, two_projects
 ) -> None:
     mine, _ = two_projects
-    Membership.objects.create(project=mine, user=reader)
+    member(reader, mine)
     cases_in(mine, 2, "c")
     response = client.get("/")
-    (item,) = response.context["projects"]
-    assert (item["roles"], item["waiting"], item["manages"]) == ("Reader", [], False)
+    listed = {item["project"].slug: item for item in response.context["projects"]}
+    assert set(listed) == {"default", "moderation"}  # a reader of "Default" too
+    for item in listed.values():
+        assert (item["roles"], item["waiting"], item["manages"]) == ("Reader", [], False)
     assert "you read this project" in response.content.decode()
     assert "/projects/moderation/members/" not in response.content.decode()
 
@@ -85,7 +90,7 @@ def test_the_projects_figures_are_cached_by_the_persons_projects(
     mine, theirs = two_projects
     cache.clear()
     settings.DASHBOARD_CACHE_SECONDS = 30
-    Membership.objects.create(project=mine, user=moderator, moderator=True)
+    member(moderator, mine, "moderator")
     cases_in(mine, 1, "c-a")
     cases_in(theirs, 2, "c-b")
 
@@ -93,10 +98,11 @@ def test_the_projects_figures_are_cached_by_the_persons_projects(
         items = client.get("/").context["projects"]
         return {item["project"].slug: item["waiting"][0]["count"] for item in items}
 
-    assert counts() == {"moderation": 1}
+    # "Default", where the moderator works too, has no case waiting.
+    assert counts() == {"default": 0, "moderation": 1}
     cases_in(mine, 1, "c-c")
-    assert counts() == {"moderation": 1}
+    assert counts() == {"default": 0, "moderation": 1}
     # Added to a project: another set of projects, counted afresh, at once.
-    Membership.objects.create(project=theirs, user=moderator, moderator=True)
-    assert counts() == {"moderation": 2, "secret": 2}
+    member(moderator, theirs, "moderator")
+    assert counts() == {"default": 0, "moderation": 2, "secret": 2}
     cache.clear()

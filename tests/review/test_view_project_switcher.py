@@ -9,6 +9,7 @@ import pytest
 
 from review.context_processors import project_home_url
 from review.models import DEFAULT_SLUG, Membership, Project
+from tests.builders.users import member
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +25,7 @@ def test_the_switcher_lists_only_the_persons_projects_the_current_one_marked(
     default = Project.objects.get(slug=DEFAULT_SLUG)
     mine = Project.objects.create(name="Readmes", slug="readmes")
     Project.objects.create(name="Hidden team", slug="hidden")
-    for project in (default, mine):
-        Membership.objects.create(project=project, user=editor, editor=True)
+    member(editor, mine, "editor")  # an editor of "Default" already, as the fixture makes
     menu = switcher(client.get("/").content.decode())
     links = re.findall(r'<a href="([^"]*)"( aria-current="true")?>([^<]*)</a>', menu)
     assert [(name, bool(current)) for _, current, name in links] == [
@@ -36,7 +36,8 @@ def test_the_switcher_lists_only_the_persons_projects_the_current_one_marked(
     assert "Hidden team" not in menu
 
 
-def test_someone_in_no_project_gets_no_switcher(client, editor) -> None:
+def test_someone_in_no_project_gets_no_switcher(client, django_user_model) -> None:
+    client.force_login(django_user_model.objects.create_user("nomad"))
     assert switcher(client.get("/").content.decode()) == ""
 
 
