@@ -46,6 +46,7 @@ from django.urls import include, path  # noqa: E402
 from review.adapters.answers import import_answers  # noqa: E402
 from review.adapters.cases import import_cases  # noqa: E402
 from review.models import Answer, Case  # noqa: E402
+from review.models.projects import default_project_id  # noqa: E402
 from review.views.answers import search_answers  # noqa: E402
 
 EVIDENCE_ITEMS = 50
@@ -153,6 +154,7 @@ def many_answers(count: int) -> None:
         topics = rng.sample(TOPICS, 3)
         rows.append(
             Answer(
+                project_id=default_project_id(),
                 answer_id=f"a-many-{n}",
                 question=f"What about {topics[0]} and {topics[1]}?",
                 raw_text="",

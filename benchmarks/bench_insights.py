@@ -42,6 +42,7 @@ from django.urls import include, path  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from review.models import Answer, Case, Decision, Document, Entry, Plan  # noqa: E402
+from review.models.projects import default_project_id  # noqa: E402
 
 FULL = "--full" in sys.argv
 SMALL = {"entries": 1_000, "cases": 500, "answers": 500, "log": 10_000}
@@ -72,6 +73,7 @@ def grow(have: dict, want: dict, user: User) -> None:
         number = Document.objects.count()
         data = f"document {number}".encode()
         document = Document.objects.create(
+            project_id=default_project_id(),
             name=f"doc-{number}.md",
             media_type="markdown",
             data=data,
@@ -81,6 +83,7 @@ def grow(have: dict, want: dict, user: User) -> None:
             extractor_version="1",
         )
         plan = Plan.objects.create(
+            project_id=default_project_id(),
             document=document,
             source_sha256=document.sha256,
             extractor_id="bench",
@@ -116,6 +119,7 @@ def grow(have: dict, want: dict, user: User) -> None:
         reason = random.choice(REASONS)
         cases.append(
             Case(
+                project_id=default_project_id(),
                 case_id=f"c-{number}",
                 content_text="text",
                 rationale_text="rationale",
@@ -133,6 +137,7 @@ def grow(have: dict, want: dict, user: User) -> None:
         kinds = {kind: random.random() < 0.2 for kind in ("renumbered", "dropped", "backfilled")}
         answers.append(
             Answer(
+                project_id=default_project_id(),
                 answer_id=f"a-{number}",
                 question="q",
                 raw_text="t",

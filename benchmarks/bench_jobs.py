@@ -46,6 +46,7 @@ from review.adapters.cases import import_cases  # noqa: E402
 from review.adapters.plans import propose_document  # noqa: E402
 from review.jobs import start_job  # noqa: E402
 from review.models import Case, Decision, Document, Job  # noqa: E402
+from review.models.projects import default_project_id  # noqa: E402
 
 CASES = 5_000
 PDF_PAGES = 60
@@ -89,7 +90,7 @@ def fresh() -> None:
 
 def run_job(user: User, kind: str, **kwargs) -> None:
     with transaction.atomic():
-        job = start_job(kind, user, **kwargs)
+        job = start_job(kind, user, project=default_project_id(), **kwargs)
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, (job.error, job.problems)
 

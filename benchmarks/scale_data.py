@@ -39,6 +39,7 @@ from review.adapters.cases import parse_case, prepare_case
 from review.adapters.jsonl import content_sha256
 from review.adapters.plans import propose_document
 from review.models import Answer, AnswerReference, Case, Decision, Entry, Evidence, Plan
+from review.models.projects import default_project_id
 
 DOCS = Path("/usr/share/doc")
 CORPUS = Path(__file__).resolve().parent / "corpus" / "proposer" / "text"
@@ -420,7 +421,9 @@ def make_cases(
         for number in range(start, min(count, start + BATCH)):
             value = case_line(number + 1, rng, lines)
             # The import's own rows (the validator's report with them), dated into the log.
-            case, rows = prepare_case(parse_case(value), content_sha256(value))
+            case, rows = prepare_case(
+                parse_case(value), content_sha256(value), default_project_id()
+            )
             case.created_at = log.created_at()
             log.draw(case, "verdict", outcomes, moderators)
             cases.append((case, rows))
@@ -489,7 +492,9 @@ def make_answers(
         for number in range(start, min(count, start + BATCH)):
             value = answer_line(number + 1, rng, lines)
             # The import's own rows (finalization's with them), dated into the log.
-            answer, cited = prepare_answer(parse_answer(value), content_sha256(value))
+            answer, cited = prepare_answer(
+                parse_answer(value), content_sha256(value), default_project_id()
+            )
             answer.created_at = log.created_at()
             log.draw(answer, "state", outcomes, editors)
             answers.append((answer, cited))

@@ -29,7 +29,8 @@ from grounding.agreement import (
     curation,
     percent_agreement,
 )
-from review.insights import Filters, _cache_key
+from review.actions.entries import UNDO
+from review.insights import Filters, _cache_key, guideline_in_force
 from review.models import Answer, Case, Entry, Plan, SecondOpinions
 
 FIRST, SECOND = "first reviewer", "second reviewer"
@@ -91,25 +92,32 @@ class PeopleAgreement:
         return {queue.queue: queue.to_dict() for queue in self.queues}
 
 
-def agreement() -> PeopleAgreement:
-    """Every queue's figures, cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
-    that changes with any new decision: every opinion is one, and the bootstraps cost."""
+def agreement(project=None, guideline: int | None = None) -> PeopleAgreement:
+    """Every queue's figures over `project`'s items (every project's when None, for a
+    command's operator), cached as the insights are (INSIGHTS_CACHE_SECONDS), under a key
+    that changes with any new decision: every opinion is one, and the bootstraps cost. With
+    `guideline`, only the items whose second opinion was given under that version."""
     seconds = settings.INSIGHTS_CACHE_SECONDS
     if not seconds:
-        return _count()
-    key = "agreement:" + _cache_key(Filters())
+        return _count(project, guideline)
+    key = "agreement:" + _cache_key(Filters(project=project, guideline=guideline))
     found = cache.get(key)
     if found is None:
-        found = _count()
+        found = _count(project, guideline)
         cache.set(key, found, seconds)
     return found
 
 
-def _count() -> PeopleAgreement:
+def _count(project, guideline: int | None) -> PeopleAgreement:
+    cases = _opinion_counts(Case, project, "validator_reason", guideline=guideline)
     return PeopleAgreement(
-        cases=figures_of("cases", _opinion_counts(Case, "validator_reason"), Case.UNDECIDED),
-        answers=figures_of("answers", _opinion_counts(Answer), Answer.UNDECIDED),
-        plans=figures_of("plans", _entry_opinion_counts(), Entry.State.PROPOSED, by="rule"),
+        cases=figures_of("cases", cases, Case.UNDECIDED),
+        answers=figures_of(
+            "answers", _opinion_counts(Answer, project, guideline=guideline), Answer.UNDECIDED
+        ),
+        plans=figures_of(
+            "plans", _entry_opinion_counts(project, guideline), Entry.State.PROPOSED, by="rule"
+        ),
     )
 
 
@@ -160,9 +168,10 @@ def _groups(value) -> list[str]:
     return [value or "passed"]
 
 
-def _entry_opinion_counts() -> list[dict]:
+def _entry_opinion_counts(project, guideline: int | None = None) -> list[dict]:
     """For plans: each entry of an editor's submitted copy beside the same entry of the other
-    copy (the later one) and of the plan it settles, counted by reviewers, states and rules."""
+    copy (the later one) and of the plan it settles, counted by reviewers, states and rules;
+    with `guideline`, those whose later copy's entry was decided under that version."""
     submitted = Entry.objects.filter(
         plan__review_of=OuterRef("plan__review_of"),
         plan__status=Plan.Status.ADJUDICATED,
@@ -170,26 +179,37 @@ def _entry_opinion_counts() -> list[dict]:
         position=OuterRef("position"),
     )
     settled = Entry.objects.filter(plan=OuterRef("plan__review_of"), position=OuterRef("position"))
-    rows = (
-        Entry.objects.filter(plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED)
-        .annotate(
-            first=F("plan__reviewer__username"),
-            first_opinion=F("state"),
-            second_opinion=Subquery(submitted.values("state")[:1]),
-            second=Subquery(submitted.values("plan__reviewer__username")[:1]),
-            outcome=Subquery(settled.values("state")[:1]),
-            group=F("rules"),
+    copies = Entry.objects.filter(
+        plan__review_of__isnull=False, plan__status=Plan.Status.ADJUDICATED
+    )
+    if project is not None:
+        copies = copies.filter(plan__project=project)
+    rows = copies.annotate(
+        first=F("plan__reviewer__username"),
+        first_opinion=F("state"),
+        second_opinion=Subquery(submitted.values("state")[:1]),
+        second=Subquery(submitted.values("plan__reviewer__username")[:1]),
+        outcome=Subquery(settled.values("state")[:1]),
+        group=F("rules"),
+    ).filter(second_opinion__isnull=False)
+    if guideline is not None:
+        later = Subquery(
+            submitted.annotate(under=guideline_in_force(Entry, "state", UNDO)).values("under")[:1]
         )
-        .filter(second_opinion__isnull=False)
-        .values("first", "first_opinion", "second", "second_opinion", "outcome", "group")
+        rows = rows.alias(second_version=later).filter(second_version=guideline)
+    rows = (
+        rows.values("first", "first_opinion", "second", "second_opinion", "outcome", "group")
         .annotate(n=Count("pk"))
         .order_by("first", "second", "first_opinion", "second_opinion", "outcome")
     )
     return _bounded(list(rows))
 
 
-def _opinion_counts(model: type[SecondOpinions], group: str | None = None) -> list[dict]:
-    """How many items had each combination of reviewers, opinions and outcome."""
+def _opinion_counts(
+    model: type[SecondOpinions], project, group: str | None = None, *, guideline: int | None = None
+) -> list[dict]:
+    """How many items had each combination of reviewers, opinions and outcome; with
+    `guideline`, of the items whose second opinion was given under that version."""
     columns = {
         "first": F("first_by__username"),
         "second": F("second_by__username"),
@@ -197,10 +217,14 @@ def _opinion_counts(model: type[SecondOpinions], group: str | None = None) -> li
     }
     if group:
         columns["group"] = F(group)
+    items = model.objects.all() if project is None else model.objects.filter(project=project)
+    items = items.exclude(first_opinion="").exclude(second_opinion="")
+    if guideline is not None:
+        undo = f"{model._meta.model_name}.undo"
+        second = guideline_in_force(model, "second_opinion", undo)
+        items = items.alias(second_version=second).filter(second_version=guideline)
     rows = list(
-        model.objects.exclude(first_opinion="")
-        .exclude(second_opinion="")
-        .values("first_opinion", "second_opinion", **columns)
+        items.values("first_opinion", "second_opinion", **columns)
         .annotate(n=Count("pk"))
         .order_by("first", "second", "first_opinion", "second_opinion", "outcome")
     )

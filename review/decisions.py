@@ -178,13 +178,17 @@ def _record(
     undoes: Decision | None = None,
     batch: str = "",
 ) -> Decision:
-    """Append one row to the decision log: the one place that does."""
-    return Decision.objects.create(
+    """Append one row to the decision log: the one place that does, with the version of
+    the guidelines the decision was made under."""
+    project_id = obj.decision_project_id
+    decision = Decision.objects.create(
         actor=actor if getattr(actor, "pk", None) else None,
         actor_name=getattr(actor, "username", "") or str(actor or "system"),
         action=action,
         object_type=object_type_of(obj),
         object_id=str(obj.pk),
+        project_id=project_id,
+        guideline_version=Decision.guideline_in_force(project_id),
         before=before,
         after=after,
         note=note,
@@ -192,6 +196,9 @@ def _record(
         batch=batch,
         at=timezone.now(),
     )
+    # The INSERT stored the version the subquery found; read only if asked for (deferred).
+    del decision.guideline_version
+    return decision
 
 
 def snapshot(obj: Model, fields: Iterable[str]) -> dict:
@@ -227,7 +234,7 @@ def latest_decision(obj: Model) -> Decision | None:
 
 def decisions_by(actor, limit: int) -> list[Decision]:
     """The person's own latest decisions, newest first."""
-    rows = Decision.objects.filter(actor=actor).select_related("undoes")
+    rows = Decision.objects.visible_to(actor).filter(actor=actor).select_related("undoes")
     return list(rows.order_by("-at", "-pk")[:limit])
 
 

@@ -1,5 +1,6 @@
 """The app's forms: the two uploads on the plans list, a document's revision upload, the
-entry edit form (and the curator's, which settles a double review with it), a review policy.
+entry edit form (and the curator's, which settles a double review with it), a review policy;
+a new project, and a person's place in one with their roles.
 
 The edit form reads what the editor typed (whole-number offsets within the text, the title
 and path without surrounding space); what makes an edit valid beyond that (the path grammar,
@@ -14,7 +15,8 @@ from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
 from review.actions.reviews import policy_reasons, policy_rules
-from review.models import Document, Entry, ReviewPolicy
+from review.models import Document, Entry, Membership, ReviewPolicy, Roles
+from review.models.projects import default_project_id
 
 
 class DocumentUploadForm(forms.Form):
@@ -46,10 +48,15 @@ class PlanUploadForm(forms.Form):
     )
     file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, project=None, **kwargs):
+        """The form of `project` (an id or a Project; None: "Default"): it offers and takes
+        that project's documents only, as if no other were stored."""
         super().__init__(*args, **kwargs)
+        project = default_project_id() if project is None else project
+        documents = self.fields["document"].queryset.filter(project=project)
+        self.fields["document"].queryset = documents
         latest = (
-            Document.objects.filter(revisions__isnull=True)
+            documents.filter(revisions__isnull=True)
             .only("pk", "name", "revision")
             .order_by("-pk")[: self.DOCUMENTS_OFFERED]
         )
@@ -263,3 +270,92 @@ class ReviewPolicyForm(forms.Form):
             "rules": data["rules"],
             "on_overturn": data["on_overturn"],
         }
+
+
+class ProjectForm(forms.Form):
+    """A new project as staff make it on /projects/new/; `review.actions.projects` says what
+    makes a name and a slug acceptable."""
+
+    name = forms.CharField(label="Name", max_length=200)
+    slug = forms.CharField(
+        label="Slug",
+        max_length=50,
+        help_text="Its part of the project's addresses: letters, digits, dashes, underscores.",
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    description = forms.CharField(label="Description", required=False, widget=forms.Textarea)
+
+
+def _role_fields() -> dict[str, forms.BooleanField]:
+    return {name: forms.BooleanField(label=label, required=False) for name, label in Roles.NAMES}
+
+
+class MemberAddForm(forms.Form):
+    """A person given a place in a project, by username, with the roles they hold there (none:
+    a reader)."""
+
+    username = forms.CharField(
+        label="Username",
+        max_length=150,
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class MemberRolesForm(forms.Form):
+    """One member's roles, as the members page shows them, with the version it showed."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    @classmethod
+    def for_membership(cls, membership: Membership, data=None) -> MemberRolesForm:
+        initial = {name: getattr(membership, name) for name, _ in Roles.NAMES}
+        # Not prefixed: the one answer to a versioned form reads its "version" field. The
+        # ids alone tell one member's checkboxes from another's.
+        form = cls(
+            data,
+            initial={**initial, "version": membership.version},
+            auto_id=f"member-{membership.pk}-%s",
+        )
+        form.membership_pk = membership.pk
+        return form
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class GuidelineForm(forms.Form):
+    """The guidelines' edit form: the whole text, what changed, and the version edited."""
+
+    text = forms.CharField(
+        label="Guidelines (Markdown)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 24}),
+        help_text="A level-two heading (## …) that names Plans, Segmentation, Cases, "
+        "Moderation or Answers opens that kind of item's section.",
+    )
+    summary = forms.CharField(label="What changed", required=False, max_length=200)
+    based_on = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+class CommentForm(forms.Form):
+    text = forms.CharField(
+        label="Comment (Markdown; @name mentions a member)",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    reply_to = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class CommentEditForm(forms.Form):
+    text = forms.CharField(label="Comment (Markdown)", widget=forms.Textarea(attrs={"rows": 4}))
+    version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)

@@ -43,6 +43,7 @@ from review.actions.entries import UNDO
 from review.actions.revisions import CARRY
 from review.decisions import undoable
 from review.models import Answer, Case, Decision, Document, Entry
+from review.permissions import project_id_of
 
 # The longest window the weekly figures look back over.
 MAX_WEEKS = 104
@@ -53,25 +54,32 @@ State = Entry.State
 
 @dataclass(frozen=True)
 class Filters:
-    """What the figures are narrowed to; empty means all."""
+    """What the figures are narrowed to; empty means all. `project` (an id) is set by the
+    door, never read from a query: the figures are always of one project's items unless a
+    command's operator asks for every project's."""
 
+    project: int | None = None
     document: int | None = None
     proposer_version: str = ""
     model: str = ""
     rule: str = ""
     weeks: int = 12
+    # Only what was decided under this version of the guidelines (its standing decision).
+    guideline: int | None = None
 
     @classmethod
     def from_query(cls, query) -> Filters:
         """The filters a query string asks for; anything malformed is ignored, not an error."""
         document = str(query.get("document") or "")
         weeks = str(query.get("weeks") or "")
+        guideline = str(query.get("guideline") or "")
         return cls(
             document=int(document) if document.isdigit() else None,
             proposer_version=str(query.get("version") or "").strip()[:200],
             model=str(query.get("model") or "").strip()[:200],
             rule=str(query.get("rule") or "").strip()[:200],
             weeks=min(int(weeks), MAX_WEEKS) if weeks.isdigit() and int(weeks) > 0 else 12,
+            guideline=int(guideline) if guideline.isdigit() else None,
         )
 
     def entries(self, *, review_copies: bool = False) -> QuerySet[Entry]:
@@ -81,19 +89,34 @@ class Filters:
             if review_copies
             else Entry.objects.filter(plan__review_of__isnull=True)
         )
+        if self.project is not None:
+            entries = entries.filter(plan__project_id=self.project)
         if self.document:
             entries = entries.filter(plan__document_id=self.document)
         if self.proposer_version:
             entries = entries.filter(plan__proposed_by=self.proposer_version)
-        return entries
+        return self._under_guideline(entries, "state", UNDO)
 
     def cases(self) -> QuerySet[Case]:
-        cases = Case.objects.all()
-        return cases.filter(model=self.model) if self.model else cases
+        cases = self._in_project(Case.objects.all())
+        cases = cases.filter(model=self.model) if self.model else cases
+        return self._under_guideline(cases, Case.OUTCOME_FIELD, "case.undo")
 
     def answers(self) -> QuerySet[Answer]:
-        answers = Answer.objects.all()
-        return answers.filter(model=self.model) if self.model else answers
+        answers = self._in_project(Answer.objects.all())
+        answers = answers.filter(model=self.model) if self.model else answers
+        return self._under_guideline(answers, Answer.OUTCOME_FIELD, "answer.undo")
+
+    def _under_guideline(self, rows: QuerySet, field: str, undo_action: str) -> QuerySet:
+        """`rows` narrowed to those whose standing decision (the latest not undone that set
+        `field`) was made under `guideline`; all of them without it."""
+        if self.guideline is None:
+            return rows
+        return rows.alias(guideline_in_force=guideline_in_force(rows.model, field, undo_action))\
+            .filter(guideline_in_force=self.guideline)  # fmt: skip
+
+    def _in_project(self, items: QuerySet) -> QuerySet:
+        return items if self.project is None else items.filter(project_id=self.project)
 
     def since(self) -> dt.datetime:
         return timezone.now() - dt.timedelta(weeks=self.weeks)
@@ -105,7 +128,29 @@ class Filters:
             "model": self.model,
             "rule": self.rule,
             "weeks": self.weeks,
+            "guideline": self.guideline,
         }
+
+
+def guideline_in_force(model, field: str, undo_action: str) -> Subquery:
+    """Per row of `model`: the guideline version of the decision its `field` stands on."""
+    standing = undoable(
+        Decision.objects.filter(
+            object_type=model._meta.model_name,
+            object_id=Cast(OuterRef("pk"), output_field=CharField()),
+            after__has_key=field,
+        ),
+        undo_action,
+    ).order_by("-at", "-pk")
+    return Subquery(standing.values("guideline_version")[:1])
+
+
+def guideline_versions(project=None) -> list[int]:
+    """The guideline versions some decision of `project` was made under, to narrow the
+    figures to."""
+    versions = Decision.objects.exclude(guideline_version=None).order_by()
+    versions = versions if project is None else versions.filter(project=project)
+    return sorted(versions.values_list("guideline_version", flat=True).distinct())
 
 
 def validation_settings() -> ValidationSettings:
@@ -221,16 +266,18 @@ def _document_roots() -> dict[int, int]:
     return roots
 
 
-def rule_names() -> list[str]:
-    """Every rule the proposer named on an entry ("no rule" too, if an entry named none), for
-    choosing one to narrow the figures to."""
-    lists = Entry.objects.filter(plan__review_of__isnull=True).values_list("rules", flat=True)
+def rule_names(project=None) -> list[str]:
+    """Every rule the proposer named on an entry of `project` (of every project when None;
+    "no rule" too, if an entry named none), for choosing one to narrow the figures to."""
+    lists = Filters(project=project).entries().values_list("rules", flat=True)
     return sorted({rule for rules in lists.distinct().order_by() for rule in _rule_names(rules)})
 
 
-def rule_record(rule: str, proposer_version: str) -> RuleRecord | None:
-    """The record of one rule as one proposer version proposed it (None if it proposed none)."""
-    found = rule_records(Filters(proposer_version=proposer_version, rule=rule))
+def rule_record(rule: str, proposer_version: str, project=None) -> RuleRecord | None:
+    """The record of one rule as one proposer version proposed it in `project` (None if it
+    proposed none there): rule records are per project."""
+    filters = Filters(project=project_id_of(project), proposer_version=proposer_version, rule=rule)
+    found = rule_records(filters)
     return found[0] if found else None
 
 

@@ -35,6 +35,7 @@ from review.adapters.decision_log import decision_log_lines
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, count_lines
 from review.models import Job, JobOutputPart
+from review.permissions import project_id_of
 
 # At most this often a running job writes its progress, so a long import is not one UPDATE
 # per line.
@@ -65,9 +66,11 @@ def _pdf_pages(data: bytes) -> int:
         return 0
 
 
-def start_job(kind: str, user, *, name: str = "", data: bytes = b"", options=None) -> Job:
-    """Keep the input on a new Job and queue it for the worker."""
+def start_job(kind: str, user, *, project, name: str = "", data: bytes = b"", options=None) -> Job:
+    """Keep the input on a new Job of `project` (what it makes is that project's) and queue
+    it for the worker."""
     job = Job.objects.create(
+        project_id=project_id_of(project),
         kind=kind,
         created_by=user,
         input_name=name,
@@ -239,6 +242,7 @@ def _propose(job: Job, progress: _Progress) -> dict:
         max_segment_chars=job.options.get("max_segment_chars", 0),
         path_prefix=job.options.get("path_prefix", ""),
         actor=Accepted(job.created_by),
+        project=job.project_id,
         on_page=progress,
     )
     return {"plan": plan.pk, "entries": plan.entries.count()}
@@ -249,6 +253,7 @@ def _import(action):
         result = action(
             bytes(job.input_data),
             actor=Accepted(job.created_by),
+            project=job.project_id,
             skip_invalid=job.options.get("skip_invalid", False),
             on_line=progress,
         )
@@ -269,9 +274,11 @@ def import_summary(result: ImportResult) -> dict:
 
 
 def _export(job: Job, progress: _Progress) -> dict:
-    # Streamed from the log into parts: the whole log is never in memory. Read as its starter
-    # may read it (`Decision.objects.blind_to`, which asks `Plan.objects.visible_to`).
-    size = JobOutputPart.write(job, decision_log_lines(on_row=progress, reader=job.created_by))
+    # Streamed from the log into parts: the whole log is never in memory. The log of the
+    # job's own project, read as its starter may read it (`Decision.objects.blind_to`, which
+    # asks `Plan.objects.visible_to`).
+    lines = decision_log_lines(on_row=progress, reader=job.created_by, project=job.project_id)
+    size = JobOutputPart.write(job, lines)
     return {"decisions": job.progress, "bytes": size}
 
 

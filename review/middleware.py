@@ -10,16 +10,21 @@ JSON `{"detail", "problems"}` under the API, plain text elsewhere.
   PostgreSQL cannot store or compare it in text, so a note, a title or a list filter with one
   would otherwise fail as a server error (on SQLite it would be kept, and differ between the
   two).
+- ProjectFromUrl: not a refusal of the body but of the address: a route under `p/<slug>/`
+  works in that project only for its members (and staff); anyone else, and an unknown slug,
+  get the same 404.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from review.models import Project
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -109,4 +114,22 @@ class RefuseNulInForms(MiddlewareMixin):
                     f"the field {name!r} holds the NUL character (\\u0000), which cannot be "
                     "stored or searched for; remove it and send the request again",
                 )
+        return None
+
+
+class ProjectFromUrl(MiddlewareMixin):
+    """Resolves the project a route names once per request, as `request.project`, so that
+    views take no `project` argument and `current_project(request)` answers it."""
+
+    # process_view, after LoginRequiredMiddleware's: a signed-out person is sent to sign in
+    # before anything says whether the project exists.
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
+        if "project" not in kwargs:
+            return None
+        slug = kwargs.pop("project")  # the view is called with these very kwargs
+        project = Project.objects.of_member(request.user).filter(slug=slug).first()
+        if project is None:
+            # A project one is not a member of answers as one that does not exist.
+            raise Http404("No such project.")
+        request.project = project
         return None

@@ -1,58 +1,104 @@
-"""Who may decide what. Staff may do everything; Readers only browse."""
+"""Who may decide what, in which project. A person's roles are those of their membership of
+the item's project (`review.models.Membership`); staff hold every role in every project; a
+member with no role is a reader, who only browses; someone who is no member holds none."""
 
 from __future__ import annotations
 
-EDITORS = "Editors"
-MODERATORS = "Moderators"
-READERS = "Readers"
-# Settle disagreements between two reviewers (double review); they read the insights too.
-CURATORS = "Curators"
-LEADS = "Leads"
-GROUPS = (LEADS, EDITORS, MODERATORS, READERS, CURATORS)
+from typing import Any
+
+# The roles, by the names `Membership` gives them. The groups of the same names that once
+# conferred them confer nothing now: migration 0017 read them into memberships of "Default".
+EDITOR = "editor"
+MODERATOR = "moderator"
+CURATOR = "curator"  # settles disagreements between two reviewers; reads the insights too
+LEAD = "lead"
+READER = "reader"
+ROLES = (LEAD, EDITOR, MODERATOR, CURATOR)
 
 
-def _in_group(user, name: str) -> bool:
-    if not user.is_authenticated:
+def project_id_of(project: Any) -> int:
+    """`project` as an id: a Project row or its id."""
+    return getattr(project, "pk", project)
+
+
+def _memberships(user) -> dict[int, tuple[str, frozenset[str]]]:
+    """Project id -> (its slug, the roles `user` holds there), for every project they are a
+    member of. Cached on the user object, one query for all of a person's memberships: a
+    page asks this once per button."""
+    held = getattr(user, "_review_roles", None)
+    if held is None:
+        from review.models import Membership
+
+        rows = Membership.objects.filter(user=user).select_related("project")
+        held = {m.project_id: (m.project.slug, m.role_names) for m in rows}
+        user._review_roles = held
+    return held
+
+
+def _roles(user, project) -> frozenset[str] | None:
+    """The roles `user` holds in `project` (None when they are no member of it)."""
+    found = _memberships(user).get(project_id_of(project))
+    return found[1] if found else None
+
+
+def membership_project_id(user, slug: str) -> int | None:
+    """The id of the project `slug` names, if `user` is a member of it (None otherwise):
+    read from their memberships, so it costs no query of its own."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return next((pk for pk, (named, _) in _memberships(user).items() if named == slug), None)
+
+
+def is_member(user, project) -> bool:
+    """Whether `user` may read `project` at all: staff and members do. `user` None (a
+    command's operator) reads as staff would."""
+    if user is None:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_staff or _roles(user, project) is not None
+
+
+def has_role(user, project, role: str) -> bool:
+    if user is None or not getattr(user, "is_authenticated", False):
         return False
     if user.is_staff:
         return True
-    # Cached on the user object: a page asks this once per button.
-    names = getattr(user, "_review_group_names", None)
-    if names is None:
-        names = set(user.groups.values_list("name", flat=True))
-        user._review_group_names = names
-    return name in names
+    return role in (_roles(user, project) or ())
 
 
-def can_decide_plans(user) -> bool:
-    return _in_group(user, EDITORS)
+def can_decide_plans(user, project) -> bool:
+    return has_role(user, project, EDITOR)
 
 
-def can_decide_cases(user) -> bool:
-    return _in_group(user, MODERATORS)
+def can_decide_cases(user, project) -> bool:
+    return has_role(user, project, MODERATOR)
 
 
-def can_decide_answers(user) -> bool:
+def can_decide_answers(user, project) -> bool:
     # Publishing an answer is an editorial decision.
-    return _in_group(user, EDITORS)
+    return has_role(user, project, EDITOR)
 
 
-def can_curate(user) -> bool:
-    return _in_group(user, CURATORS)
+def can_curate(user, project) -> bool:
+    return has_role(user, project, CURATOR)
 
 
-def can_read_insights(user) -> bool:
+def can_read_insights(user, project) -> bool:
     # What the decisions teach is for those who make them, not for every reader.
-    return any(_in_group(user, name) for name in (EDITORS, MODERATORS, CURATORS))
+    return any(has_role(user, project, role) for role in (EDITOR, MODERATOR, CURATOR))
 
 
-def can_lead(user) -> bool:
+def can_lead(user, project) -> bool:
     """Leads (and staff) see everyone's progress and may release another reviewer's lease."""
-    return _in_group(user, LEADS)
+    return has_role(user, project, LEAD)
 
 
-def role_label(user) -> str:
+def role_label(user, project) -> str:
+    """The person's roles in `project`, as the top bar names them."""
     if user.is_staff:
         return "Staff"
-    names = [name for name in GROUPS if _in_group(user, name)]
-    return ", ".join(name.removesuffix("s") for name in names) or "No role"
+    held = _roles(user, project) if user.is_authenticated else None
+    if held is None:
+        return "No role"
+    return ", ".join(role.capitalize() for role in ROLES if role in held) or "Reader"

@@ -117,6 +117,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "review.middleware.RefuseNulInForms",
+    "review.middleware.ProjectFromUrl",
 ]
 if PRODUCTION:
     # Right after SecurityMiddleware, as whitenoise asks, so static files skip the rest.
@@ -134,6 +135,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "review.context_processors.project",
+                "review.context_processors.projects",
             ],
         },
     },

@@ -2,34 +2,33 @@
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path, re_path
 
 from review.api import api
 from review.api.auth import without_login
 from review.views import (
     answers,
     cases,
+    comments,
     dashboard,
     entries,
+    guidelines,
     insights,
     jobs,
+    legacy,
     plan,
     plan_reviews,
     plans,
     policies,
     progress,
+    project_admin,
     queues,
     revisions,
 )
 
-urlpatterns = [
-    path("admin/", admin.site.urls),
-    # Only signing in and out: password reset and change need mail, which is not configured;
-    # staff set passwords in the admin.
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/", without_login(api.urls)),
-    path("", dashboard.dashboard, name="dashboard"),
+# One project's work, each route under `p/<slug>/` (ProjectFromUrl, in review/middleware.py,
+# resolves the project once, for its members only; the views take no project argument).
+project_urlpatterns = [
     path("progress/", progress.progress, name="progress"),
     # Segmentation plans
     path("plans/", plans.plan_list, name="plans"),
@@ -91,18 +90,63 @@ urlpatterns = [
     path("answers/<int:pk>/", answers.answer_detail, name="answer"),
     path("answers/<int:pk>/undo/", answers.answer_undo, name="answer-undo"),
     path("answers/<int:pk>/<slug:action>/", answers.answer_decide, name="answer-decide"),
-    # Work queues: an open item's poll, taking it again, leaving it, a lead's release,
-    # staying after deciding
+    # Work queues: an open item's poll, taking it again, leaving it, a lead's release
     path("open/<slug:queue>/<int:pk>/here/", queues.item_here, name="item-here"),
     path("open/<slug:queue>/<int:pk>/take/", queues.item_take, name="item-take"),
     path("open/<slug:queue>/<int:pk>/leave/", queues.item_leave, name="item-leave"),
     path("leases/<int:pk>/release/", queues.lease_release, name="lease-release"),
-    path("settings/stay/", queues.stay_setting, name="stay-setting"),
     # Long work in the background
     path("jobs/export-decisions/", jobs.export_decisions, name="job-export-decisions"),
     path("jobs/<int:pk>/", jobs.job_detail, name="job"),
     path("jobs/<int:pk>/retry/", jobs.job_retry, name="job-retry"),
     path("jobs/<int:pk>/download/", jobs.job_download, name="job-download"),
+    # Guidelines and discussion
+    path("guidelines/", guidelines.guidelines_page, name="guidelines"),
+    path("guidelines/edit/", guidelines.guidelines_edit, name="guidelines-edit"),
+    path("guidelines/v<int:version>/", guidelines.guidelines_version, name="guidelines-version"),
+    path("discussion/<slug:kind>/<int:pk>/", comments.item_comments, name="comments"),
+    path(
+        "discussion/<slug:kind>/<int:pk>/comments.json",
+        comments.item_comments_export,
+        name="comments-export",
+    ),
+    path("comments/<int:pk>/edit/", comments.comment_edit, name="comment-edit"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    # Only signing in and out: password reset and change need mail, which is not configured;
+    # staff set passwords in the admin.
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", without_login(api.urls)),
+    path("", dashboard.dashboard, name="dashboard"),
+    # Projects and members
+    path("projects/", project_admin.project_list, name="projects"),
+    path("projects/new/", project_admin.project_new, name="project-new"),
+    path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
+    path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
+    path(
+        "projects/<slug:slug>/members/<int:pk>/",
+        project_admin.member_roles,
+        name="project-member-roles",
+    ),
+    path(
+        "projects/<slug:slug>/members/<int:pk>/remove/",
+        project_admin.member_remove,
+        name="project-member-remove",
+    ),
+    path("settings/stay/", queues.stay_setting, name="stay-setting"),
+    # A mention is marked read from the dashboard, outside any project.
+    path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
+    path("p/<slug:project>/", include(project_urlpatterns)),
+    # The addresses from before projects (bookmarks, links in tickets) lead to the same page
+    # in the item's project, or in the person's own (review/views/legacy.py).
+    re_path(
+        rf"^(?P<prefix>{'|'.join(legacy.MOVED)})/(?P<rest>.*)$",
+        legacy.moved_address,
+        name="moved-address",
+    ),
 ]
 
 # A refused page parameter (a keyset cursor of a list) names itself in the 400.

@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied
 from grounding.extract import PageProgress
 from review.adapters import documents, plans
 from review.models import Document, Plan
-from review.permissions import can_decide_plans
+from review.permissions import can_decide_plans, project_id_of
 
 
 @dataclass(frozen=True)
@@ -32,21 +32,21 @@ class Accepted:
 COMMAND_LINE = Accepted()
 
 
-def acting_user(actor, may: Callable[[object], bool], refusal: str):
-    """The user to name for `actor`, once `may(actor)` allows it (PermissionDenied, with
-    `refusal`, otherwise); an `Accepted` actor was asked already."""
+def acting_user(actor, may: Callable[[object, object], bool], refusal: str, project):
+    """The user to name for `actor`, once `may(actor, project)` allows it (PermissionDenied,
+    with `refusal`, otherwise); an `Accepted` actor was asked already."""
     if isinstance(actor, Accepted):
         return actor.user
-    if actor is None or not may(actor):
+    if actor is None or not may(actor, project):
         raise PermissionDenied(refusal)
     return actor
 
 
-def store_document(name: str, data: bytes, *, actor) -> Document:
-    """The stored document for these bytes (the one already kept, or a new one); see
-    `review.adapters.documents.store_document`. Editors only."""
-    acting_user(actor, can_decide_plans, "only Editors push documents")
-    return documents.store_document(name, data)
+def store_document(name: str, data: bytes, *, actor, project) -> Document:
+    """The stored document of `project` for these bytes (the one already kept, or a new
+    one); see `review.adapters.documents.store_document`. The project's editors only."""
+    acting_user(actor, can_decide_plans, "only Editors push documents", project)
+    return documents.store_document(name, data, project_id=project_id_of(project))
 
 
 def propose_document(
@@ -54,13 +54,14 @@ def propose_document(
     data: bytes,
     *,
     actor,
+    project,
     max_segment_chars: int = 0,
     path_prefix: str = "",
     on_page: PageProgress | None = None,
 ) -> Plan:
-    """Store the document and the proposer's plan for it, or refuse and store nothing; see
-    `review.adapters.plans.propose_document`. Editors only."""
-    user = acting_user(actor, can_decide_plans, "only Editors propose plans")
+    """Store the document and the proposer's plan for it in `project`, or refuse and store
+    nothing; see `review.adapters.plans.propose_document`. The project's editors only."""
+    user = acting_user(actor, can_decide_plans, "only Editors propose plans", project)
     return plans.propose_document(
         name,
         data,
@@ -68,4 +69,5 @@ def propose_document(
         path_prefix=path_prefix,
         actor=user,
         on_page=on_page,
+        project_id=project_id_of(project),
     )

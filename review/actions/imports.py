@@ -11,35 +11,50 @@ from review.actions.documents import acting_user
 from review.adapters import answers, cases, plans
 from review.adapters.jsonl import ImportResult
 from review.models import Document, Plan
-from review.permissions import can_decide_answers, can_decide_cases, can_decide_plans
+from review.permissions import (
+    can_decide_answers,
+    can_decide_cases,
+    can_decide_plans,
+    project_id_of,
+)
 
 Lines = Iterable[str | bytes] | str | bytes
 
 
 def import_plan(document: Document, payload_text: str | bytes, *, actor) -> Plan:
     """Store a plan proposed elsewhere for `document`; see
-    `review.adapters.plans.import_plan`. Editors only."""
-    user = acting_user(actor, can_decide_plans, "only Editors import plans")
+    `review.adapters.plans.import_plan`. The editors of the document's project only: the
+    plan is of that project."""
+    user = acting_user(actor, can_decide_plans, "only Editors import plans", document.project_id)
     return plans.import_plan(document, payload_text, actor=user)
 
 
 def import_cases(
-    lines: Lines, *, actor, skip_invalid=False, on_line=None, max_lines=None
+    lines: Lines, *, actor, project, skip_invalid=False, on_line=None, max_lines=None
 ) -> ImportResult:
-    """Import a cases file, whole or (with skip_invalid) its good lines; see
-    `review.adapters.cases.import_cases`. Moderators only."""
-    acting_user(actor, can_decide_cases, "only Moderators import cases")
+    """Import a cases file into `project`, whole or (with skip_invalid) its good lines; see
+    `review.adapters.cases.import_cases`. The project's moderators only."""
+    acting_user(actor, can_decide_cases, "only Moderators import cases", project)
     return cases.import_cases(
-        lines, skip_invalid=skip_invalid, on_line=on_line, max_lines=max_lines
+        lines,
+        skip_invalid=skip_invalid,
+        on_line=on_line,
+        max_lines=max_lines,
+        project_id=project_id_of(project),
     )
 
 
 def import_answers(
-    lines: Lines, *, actor, skip_invalid=False, on_line=None, max_lines=None
+    lines: Lines, *, actor, project, skip_invalid=False, on_line=None, max_lines=None
 ) -> ImportResult:
-    """Import an answers file, whole or (with skip_invalid) its good lines; see
-    `review.adapters.answers.import_answers`. Editors only: publishing is theirs."""
-    acting_user(actor, can_decide_answers, "only Editors import answers")
+    """Import an answers file into `project`, whole or (with skip_invalid) its good lines;
+    see `review.adapters.answers.import_answers`. The project's editors only: publishing is
+    theirs."""
+    acting_user(actor, can_decide_answers, "only Editors import answers", project)
     return answers.import_answers(
-        lines, skip_invalid=skip_invalid, on_line=on_line, max_lines=max_lines
+        lines,
+        skip_invalid=skip_invalid,
+        on_line=on_line,
+        max_lines=max_lines,
+        project_id=project_id_of(project),
     )

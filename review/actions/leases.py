@@ -50,30 +50,31 @@ class QueueKind:
     """What one queue hands out, to whom, in which order; and who may take from it."""
 
     model: type
-    waiting: callable  # () -> QuerySet of every item still waiting for a person (progress)
-    # (user) -> QuerySet of the items `user` may be handed: under double review first and
-    # second reviews alike (never to someone who reviewed the item already), and
-    # disagreements to curators (`actions.reviews`, `actions.plan_reviews`); in the order
-    # handed when the queue has no `stages`.
+    # (project) -> QuerySet of every item of the project still waiting for a person (progress)
+    waiting: callable
+    # (user, project) -> QuerySet of the project's items `user` may be handed: under double
+    # review first and second reviews alike (never to someone who reviewed the item
+    # already), and disagreements to curators (`actions.reviews`, `actions.plan_reviews`);
+    # in the order handed when the queue has no `stages`.
     for_user: callable
-    may_take: callable  # (user) -> bool
+    may_take: callable  # (user, project) -> bool
     # (item, user) -> the row the lease holds: the item, or a plan's review copy.
     to_hold: callable = lambda item, user: item
     # (ids held) -> the items they stand for (a review copy stands for its plan): what Next
     # moves on from.
     items_of: callable = lambda ids: ids
-    # (user) -> the QuerySets Next takes from, one after the other, each in the queue's
-    # order; by default `for_user` as one.
+    # (user, project) -> the QuerySets Next takes from, one after the other, each in the
+    # queue's order; by default `for_user` as one.
     stages: callable = None
 
-    def stages_for(self, user) -> list[QuerySet]:
-        return self.stages(user) if self.stages else [self.for_user(user)]
+    def stages_for(self, user, project) -> list[QuerySet]:
+        return self.stages(user, project) if self.stages else [self.for_user(user, project)]
 
 
 def _staged(model, may_decide, *order: str):
-    return lambda user: [
-        model.objects.filter(stage).order_by(*order)
-        for stage in review_stages(user, model, may_decide(user))
+    return lambda user, project: [
+        model.objects.filter(stage, project=project).order_by(*order)
+        for stage in review_stages(user, model, may_decide(user, project), project)
     ]
 
 
@@ -93,30 +94,46 @@ def _in_order(items: QuerySet, *order: str) -> QuerySet:
 QUEUES = {
     Queue.PLANS: QueueKind(
         Plan,
-        lambda: Plan.objects.waiting().order_by("created_at", "pk"),
-        lambda user: _in_order(plan_reviews.plans_needing_review_by(user), "created_at", "pk"),
-        lambda user: can_decide_plans(user) or can_curate(user),
+        lambda project: Plan.objects.waiting().filter(project=project).order_by("created_at", "pk"),
+        lambda user, project: _in_order(
+            plan_reviews.plans_needing_review_by(user, project), "created_at", "pk"
+        ),
+        lambda user, project: can_decide_plans(user, project) or can_curate(user, project),
         to_hold=plan_reviews.plan_to_hold,
         items_of=_plans_held,
     ),
     # The cases list's order: flagged first, then the oldest.
     Queue.CASES: QueueKind(
         Case,
-        lambda: Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by(
-            "-flagged", "created_at", "pk"
+        lambda project: Case.objects.filter(
+            project=project, verdict=Case.Verdict.PROPOSED
+        ).order_by("-flagged", "created_at", "pk"),
+        lambda user, project: needing_review_by(
+            user, Case, can_decide_cases(user, project), project
         ),
-        lambda user: needing_review_by(user, Case, can_decide_cases(user)),
-        lambda user: can_decide_cases(user) or can_curate(user),
+        lambda user, project: can_decide_cases(user, project) or can_curate(user, project),
         stages=_staged(Case, can_decide_cases, *Case.QUEUE_ORDER),
     ),
     Queue.ANSWERS: QueueKind(
         Answer,
-        lambda: Answer.objects.filter(state=Answer.State.PROPOSED).order_by("created_at", "pk"),
-        lambda user: needing_review_by(user, Answer, can_decide_answers(user)),
-        lambda user: can_decide_answers(user) or can_curate(user),
+        lambda project: Answer.objects.filter(
+            project=project, state=Answer.State.PROPOSED
+        ).order_by("created_at", "pk"),
+        lambda user, project: needing_review_by(
+            user, Answer, can_decide_answers(user, project), project
+        ),
+        lambda user, project: can_decide_answers(user, project) or can_curate(user, project),
         stages=_staged(Answer, can_decide_answers, "created_at", "pk"),
     ),
 }
+
+
+def item_project_id(queue: str, item_id: int) -> int | None:
+    """The project of the item a lease of `queue` would hold (None when there is none)."""
+    try:
+        return Lease(queue=queue, item_id=item_id).decision_project_id
+    except QUEUES[queue].model.DoesNotExist:
+        return None
 
 
 def idle_limit() -> timedelta:
@@ -138,17 +155,17 @@ def with_holders(items: QuerySet, queue: str) -> QuerySet:
     )
 
 
-def waiting_count(queue: str, user) -> int:
-    """Items waiting for `user` that nobody holds."""
+def waiting_count(queue: str, user, project) -> int:
+    """Items of `project` waiting for `user` that nobody holds."""
     held = live_leases(queue).values("item_id")
-    return QUEUES[queue].for_user(user).exclude(pk__in=held).count()
+    return QUEUES[queue].for_user(user, project).exclude(pk__in=held).count()
 
 
-def may_hold(queue: str, item_id: int, user) -> bool:
-    """Whether the item is one the queue would hand `user` (or, for a plan, their own copy
-    of it, still open)."""
+def may_hold(queue: str, item_id: int, user, project) -> bool:
+    """Whether the item is one the queue would hand `user` in `project` (or, for a plan, their
+    own copy of it, still open)."""
     kind = QUEUES[queue]
-    if kind.for_user(user).filter(pk=item_id).exists():
+    if kind.for_user(user, project).filter(pk=item_id).exists():
         return True
     return (
         queue == Queue.PLANS
@@ -159,22 +176,22 @@ def may_hold(queue: str, item_id: int, user) -> bool:
 # --- taking, renewing, releasing -----------------------------------------------------------
 
 
-def take_next(queue: str, user) -> Lease | None:
-    """Hold the first waiting item that nobody else holds, and let go of the one `user` held
-    in this queue (pressing Next moves on). None when nothing is left to take."""
-    if not QUEUES[queue].may_take(user):
+def take_next(queue: str, user, project) -> Lease | None:
+    """Hold the first waiting item of `project` that nobody else holds, and let go of the one
+    `user` held in this queue (pressing Next moves on). None when nothing is left to take."""
+    if not QUEUES[queue].may_take(user, project):
         raise ActionRefused(f"You do not review {Queue(queue).label.lower()}.")
     for _ in range(TAKE_ATTEMPTS):
         try:
             with transaction.atomic():
-                return _take(queue, user)
+                return _take(queue, user, project)
         except IntegrityError:
             # Someone else's lease on the same item landed between our look and our insert.
             continue
     raise ActionRefused("Many reviewers are taking items at once; press Next again.")
 
 
-def _take(queue: str, user) -> Lease | None:
+def _take(queue: str, user, project) -> Lease | None:
     kind = QUEUES[queue]
     now = timezone.now()
     mine = Lease.objects.filter(queue=queue, holder=user)
@@ -183,7 +200,7 @@ def _take(queue: str, user) -> Lease | None:
     Lease.objects.filter(queue=queue, expires_at__lte=now).delete()
     # A plan's review copy held by one editor leaves the plan free for the second.
     held = Lease.objects.filter(queue=queue).values("item_id")
-    stages = [stage.exclude(pk__in=held) for stage in kind.stages_for(user)]
+    stages = [stage.exclude(pk__in=held) for stage in kind.stages_for(user, project)]
     # Moving on: the item just left comes back only when nothing else is free.
     item = _first_of(stage.exclude(pk__in=leaving) for stage in stages) or _first_of(stages)
     if item is None:
@@ -231,9 +248,10 @@ def take(queue: str, item_id: int, user) -> Lease:
     refused unless the queue would hand it to them and nobody else holds it."""
     kind = QUEUES[queue]
     noun = Queue(queue).label.lower()
-    if not kind.may_take(user):
+    project = item_project_id(queue, item_id)
+    if project is None or not kind.may_take(user, project):
         raise ActionRefused(f"You do not review {noun}.")
-    if not may_hold(queue, item_id, user):
+    if not may_hold(queue, item_id, user, project):
         raise ActionRefused(f"This {noun[:-1]} is no longer waiting for you.")
     now = timezone.now()
     with transaction.atomic():
@@ -267,7 +285,7 @@ def release(queue: str, item_id: int, user) -> bool:
 def release_for_holder(lease: Lease, *, actor) -> Decision:
     """A lead (or staff) ends someone else's lease, say on an item left open over lunch.
     Logged, since it takes work out of a person's hands."""
-    if not can_lead(actor):
+    if not can_lead(actor, lease.decision_project_id):
         raise ActionRefused("Only leads and staff may release another reviewer's lease.")
     before = {
         "queue": lease.queue,

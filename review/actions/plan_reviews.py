@@ -76,6 +76,7 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
         if len(copies) >= 2:
             raise ActionRefused("Two editors are already reviewing this plan.")
         copy = Plan.objects.create(
+            project_id=plan.project_id,  # a review copy is of its plan's project
             document_id=plan.document_id,
             options=plan.options,
             original_payload=plan.original_payload,
@@ -92,27 +93,32 @@ def open_review_copy(plan: Plan, *, actor) -> Plan:
     return copy
 
 
-def plans_needing_review_by(user) -> QuerySet[Plan]:
-    """The plans the queue may hand `user` (`actions.leases`), annotated `review_order`: their
-    own review left unfinished and second reviews (one editor's copy, not theirs) first, then
-    plans in curation (both copies in, neither theirs) for curators, then plans nobody has
-    begun (single review, or a first review). Never a plan they reviewed already."""
+def plans_needing_review_by(user, project) -> QuerySet[Plan]:
+    """The plans of `project` the queue may hand `user` (`actions.leases`), annotated
+    `review_order`: their own review left unfinished and second reviews (one editor's copy,
+    not theirs) first, then plans in curation (both copies in, neither theirs) for curators,
+    then plans nobody has begun (single review, or a first review). Never a plan they
+    reviewed already."""
     copies = Plan.objects.filter(review_of=OuterRef("pk")).order_by()
 
     def counted(rows):
         grouped = rows.values("review_of").annotate(n=Count("pk")).values("n")[:1]
         return Coalesce(Subquery(grouped), Value(0))
 
-    plans = Plan.objects.waiting().annotate(
-        copies_n=counted(copies),
-        submitted_n=counted(copies.filter(status=Plan.Status.ADJUDICATED)),
-        mine=Exists(copies.filter(reviewer=user)),
-        mine_open=Exists(copies.filter(reviewer=user, status=Plan.Status.OPEN)),
+    plans = (
+        Plan.objects.waiting()
+        .filter(project=project)
+        .annotate(
+            copies_n=counted(copies),
+            submitted_n=counted(copies.filter(status=Plan.Status.ADJUDICATED)),
+            mine=Exists(copies.filter(reviewer=user)),
+            mine_open=Exists(copies.filter(reviewer=user, status=Plan.Status.OPEN)),
+        )
     )
     wanted = Q(pk__in=[])
-    if can_decide_plans(user):
+    if can_decide_plans(user, project):
         wanted |= Q(copies_n=0) | Q(copies_n=1, mine=False) | Q(mine_open=True)
-    if can_curate(user):
+    if can_curate(user, project):
         wanted |= Q(submitted_n=2, mine=False)
     return plans.filter(wanted).annotate(
         review_order=DbCase(
@@ -123,19 +129,23 @@ def plans_needing_review_by(user) -> QuerySet[Plan]:
     )
 
 
-def plans_in_curation_for(user) -> QuerySet[Plan]:
-    """The plans in curation that `user` may settle: both copies in, neither theirs; none
-    unless they curate."""
-    if not can_curate(user):
+def plans_in_curation_for(user, project) -> QuerySet[Plan]:
+    """The plans of `project` in curation that `user` may settle: both copies in, neither
+    theirs; none unless they curate there."""
+    if not can_curate(user, project):
         return Plan.objects.none()
-    return plans_needing_review_by(user).filter(submitted_n=2, mine=False)
+    return plans_needing_review_by(user, project).filter(submitted_n=2, mine=False)
 
 
 def plan_to_hold(plan: Plan, user) -> Plan:
     """What a queue's lease holds when `plan` is handed to `user`: under double review, the
     editor's own copy (made now for a first or second review); otherwise (single review, or a
     plan to curate) the plan itself."""
-    if can_decide_plans(user) and not plan.in_curation and plan.is_double_reviewed():
+    if (
+        can_decide_plans(user, plan.project_id)
+        and not plan.in_curation
+        and plan.is_double_reviewed()
+    ):
         return open_review_copy(plan, actor=user)
     return plan
 
@@ -246,7 +256,7 @@ def settlements(plan: Plan) -> dict[int, Decision]:
 
 
 def _may_curate(plan: Plan, actor) -> list[Plan]:
-    if not can_curate(actor):
+    if not can_curate(actor, plan.project_id):
         raise ActionRefused("Only curators settle what two editors disagree on.")
     copies = review_copies(plan)
     if actor.pk in {copy.reviewer_id for copy in copies}:

@@ -55,7 +55,7 @@ def accept_rule(
     A rule that is not validated is refused unless `unvalidated_confirmed`.
     """
     ensure_open(plan)
-    record = rule_record(rule, plan.proposed_by)
+    record = rule_record(rule, plan.proposed_by, plan.project_id)
     if not unvalidated_confirmed and (record is None or not record.validated):
         why = record.why_not if record else "it has no record yet"
         raise RuleNotValidated(

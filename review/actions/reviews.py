@@ -24,7 +24,7 @@ from review.decisions import (
     undo_latest,
 )
 from review.models import Answer, Case, Decision, Entry, ReviewPolicy, SecondOpinions
-from review.permissions import can_curate
+from review.permissions import can_curate, project_id_of
 
 Queue = ReviewPolicy.Queue
 # The first opinion that goes against the machine, per queue: the policy may always check it.
@@ -35,9 +35,11 @@ MAX_CONDITIONS = 50
 # --- the policy ----------------------------------------------------------------------------
 
 
-def policy_for(queue: str) -> ReviewPolicy:
-    """The queue's policy; single review until staff set one."""
-    return ReviewPolicy.objects.filter(queue=queue).first() or ReviewPolicy(queue=queue)
+def policy_for(queue: str, project) -> ReviewPolicy:
+    """The queue's policy in `project`; single review until staff set one there."""
+    project = project_id_of(project)
+    found = ReviewPolicy.objects.filter(queue=queue, project_id=project).first()
+    return found or ReviewPolicy(queue=queue, project_id=project)
 
 
 def queue_of(item: Model) -> str:
@@ -62,6 +64,7 @@ def policy_rules() -> dict[str, str]:
 def set_policy(
     queue: str,
     *,
+    project,
     actor,
     expected_version: int,
     mode: str,
@@ -72,11 +75,11 @@ def set_policy(
     on_overturn: bool = False,
     note: str = "",
 ) -> Decision:
-    """Change a queue's review policy, logged as "policy.set". Only staff."""
+    """Change a queue's review policy in `project`, logged as "policy.set". Only staff."""
     if not actor.is_staff:
         raise ActionRefused("Only staff set review policies.")
     check_policy(queue, mode, share_percent, seed, reasons, rules)
-    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue)
+    policy, _ = ReviewPolicy.objects.get_or_create(queue=queue, project_id=project_id_of(project))
     return decide(
         policy,
         expected_version=expected_version,
@@ -143,7 +146,7 @@ def second_opinion_ahead(item: SecondOpinions) -> tuple[bool, str]:
     the first opinion is, and the one first opinion that would be checked anyway (the
     overturn, when the policy checks overturns; "" if none). What `do_give_opinion` will do,
     said before the verdict rather than after it."""
-    policy = policy_for(queue_of(item))
+    policy = policy_for(queue_of(item), item.project_id)
     if not policy.is_double or item.outcome != item.UNDECIDED:
         return False, ""
     return asks_for_two(policy, item, ""), OVERTURNS[policy.queue] if policy.on_overturn else ""
@@ -187,7 +190,7 @@ def is_one_of_two_opinions(item: SecondOpinions, opinion: str) -> bool:
         return True
     # Changing a decision made before the policy asked for two stays one person's change.
     return item.outcome == item.UNDECIDED and asks_for_two(
-        policy_for(queue_of(item)), item, opinion
+        policy_for(queue_of(item), item.project_id), item, opinion
     )
 
 
@@ -218,7 +221,7 @@ def do_give_opinion(
         if opinion == item.first_opinion:
             changes.update({item.OUTCOME_FIELD: opinion, **decided_by(actor, note)})
     elif stage == item.IN_CURATION:
-        if not can_curate(actor):
+        if not can_curate(actor, item.project_id):
             raise ActionRefused("The two opinions differ: a curator decides this item.")
         if actor.pk in (item.first_by_id, item.second_by_id):
             raise ActionRefused("A curator settles other people's opinions, not their own.")
@@ -245,7 +248,11 @@ def undo_opinion(item: SecondOpinions, *, actor, expected_version: int, action: 
     may: anyone else would take back an opinion they are not meant to have seen."""
     if item.review_stage != item.SINGLE:
         latest = last_undoable(item, action)
-        if latest is not None and latest.actor_id != actor.pk and not can_curate(actor):
+        if (
+            latest is not None
+            and latest.actor_id != actor.pk
+            and not can_curate(actor, item.project_id)
+        ):
             raise ActionRefused("Only its author or a curator takes back a reviewer's opinion.")
     return undo_latest(item, actor=actor, expected_version=expected_version, action=action)
 
@@ -253,7 +260,7 @@ def undo_opinion(item: SecondOpinions, *, actor, expected_version: int, action: 
 # --- what needs whom -----------------------------------------------------------------------
 
 
-def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q]:
+def review_stages(user, model: type[SecondOpinions], may_decide: bool, project) -> list[Q]:
     """What the queue may hand `user`, stage by stage in the order it hands them: second
     opinions others began (it finishes what someone began), when `user` may decide; then
     disagreements, when they curate; then items nobody has decided yet. Never an item they
@@ -263,7 +270,7 @@ def review_stages(user, model: type[SecondOpinions], may_decide: bool) -> list[Q
     stages = []
     if may_decide:
         stages.append(model.awaiting_second_q() & ~Q(first_by=user))
-    if can_curate(user):
+    if can_curate(user, project):
         stages.append(_curated_by_q(user, model))
     if may_decide:
         stages.append(Q(first_opinion="", **{model.OUTCOME_FIELD: model.UNDECIDED}))
@@ -274,18 +281,18 @@ def _curated_by_q(user, model: type[SecondOpinions]) -> Q:
     return model.in_curation_q() & ~Q(first_by=user) & ~Q(second_by=user)
 
 
-def in_curation_for(user, model: type[SecondOpinions]) -> QuerySet:
-    """The items in curation that `user` may settle (none they gave an opinion on); none
-    unless they curate."""
-    if not can_curate(user):
+def in_curation_for(user, model: type[SecondOpinions], project) -> QuerySet:
+    """The items of `project` in curation that `user` may settle (none they gave an opinion
+    on); none unless they curate there."""
+    if not can_curate(user, project):
         return model.objects.none()
-    return model.objects.filter(_curated_by_q(user, model))
+    return model.objects.filter(_curated_by_q(user, model), project=project)
 
 
-def needing_review_by(user, model: type[SecondOpinions], may_decide: bool) -> QuerySet:
-    """Every item the queue may hand `user`: `review_stages` together (what is waiting for
-    them, and whether an item is one of those; "Next" takes stage by stage)."""
+def needing_review_by(user, model: type[SecondOpinions], may_decide: bool, project) -> QuerySet:
+    """Every item of `project` the queue may hand `user`: `review_stages` together (what is
+    waiting for them, and whether an item is one of those; "Next" takes stage by stage)."""
     wanted = Q(pk__in=[])
-    for stage in review_stages(user, model, may_decide):
+    for stage in review_stages(user, model, may_decide, project):
         wanted |= stage
-    return model.objects.filter(wanted)
+    return model.objects.filter(wanted, project=project)

@@ -47,7 +47,12 @@ class AnswerRecord:
 
 
 def import_answers(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
+    lines: Iterable[str | bytes] | str | bytes,
+    *,
+    skip_invalid=False,
+    on_line=None,
+    max_lines=None,
+    project_id: int | None = None,
 ) -> ImportResult:
     """Import an answers file: all of it, or (with skip_invalid) its good lines.
 
@@ -65,6 +70,7 @@ def import_answers(
         kind="answer_id",
         on_line=on_line,
         max_lines=max_lines,
+        project_id=project_id,
     )
 
 
@@ -132,13 +138,16 @@ def _sources(check: Checker, value: Any) -> tuple[dict, ...]:
     return tuple(items or ())
 
 
-def prepare_answer(record: AnswerRecord, sha256: str) -> tuple[Answer, list[AnswerReference]]:
+def prepare_answer(
+    record: AnswerRecord, sha256: str, project_id: int
+) -> tuple[Answer, list[AnswerReference]]:
     """The unsaved rows of a new answer: finalization runs here, once."""
     try:
         result = finalize(record.text, record.sources)
     except ValueError as exc:
         raise LineProblems(f"finalization refused the answer: {exc}") from exc
     answer = Answer(
+        project_id=project_id,
         answer_id=record.answer_id,
         question=record.question,
         raw_text=record.text,

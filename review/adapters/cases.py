@@ -55,7 +55,12 @@ class CaseRecord:
 
 
 def import_cases(
-    lines: Iterable[str | bytes] | str | bytes, *, skip_invalid=False, on_line=None, max_lines=None
+    lines: Iterable[str | bytes] | str | bytes,
+    *,
+    skip_invalid=False,
+    on_line=None,
+    max_lines=None,
+    project_id: int | None = None,
 ) -> ImportResult:
     """Import a cases file: all of it, or (with skip_invalid) its good lines.
 
@@ -73,6 +78,7 @@ def import_cases(
         kind="case_id",
         on_line=on_line,
         max_lines=max_lines,
+        project_id=project_id,
     )
 
 
@@ -177,11 +183,12 @@ def _rationale(check: Checker, value: Any) -> dict[str, Any]:
     return rationale
 
 
-def prepare_case(record: CaseRecord, sha256: str) -> tuple[Case, list[Evidence]]:
+def prepare_case(record: CaseRecord, sha256: str, project_id: int) -> tuple[Case, list[Evidence]]:
     """The unsaved rows of a new case: the validator's report is computed here, once."""
     accumulator = EvidenceAccumulator(record.evidence)
     report = assess_rationale(record.rationale_text, accumulator, record.declared_ids)
     case = Case(
+        project_id=project_id,
         case_id=record.case_id,
         content_text=record.content["text"],
         author=record.content["author"],

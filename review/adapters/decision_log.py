@@ -6,6 +6,7 @@ import datetime as dt
 import json
 from collections.abc import Callable, Iterator
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from review.adapters.errors import ImportRefused
@@ -62,9 +63,17 @@ def decision_as_dict(row: Decision) -> dict:
     }
 
 
-def iter_decisions(since: dt.datetime | None = None, *, reader=None) -> Iterator[dict]:
-    """The log as `reader` may see it (None: no one in particular), oldest first."""
-    for row in decisions_since(since).blind_to(reader).iterator(chunk_size=1000):
+def _logged(since, reader, project) -> QuerySet[Decision]:
+    rows = decisions_since(since)
+    return rows if project is None else rows.filter(project=project)
+
+
+def iter_decisions(
+    since: dt.datetime | None = None, *, reader=None, project=None
+) -> Iterator[dict]:
+    """The log as `reader` may see it (None: no one in particular), oldest first: of
+    `project` alone, or of every project `reader` works in."""
+    for row in _logged(since, reader, project).blind_to(reader).iterator(chunk_size=1000):
         yield decision_as_dict(row)
 
 
@@ -73,12 +82,14 @@ def decision_log_lines(
     on_row: Callable[[int, int], None] | None = None,
     *,
     reader=None,
+    project=None,
 ) -> Iterator[str]:
     """The log as JSON Lines, oldest first, as `reader` may see it: what `export_decisions`
     writes (for no one in particular) and an export job keeps (for whoever started it).
     `on_row(done, total)` hears each row written."""
-    total = decisions_since(since).count() if on_row is not None else 0
-    for done, row in enumerate(iter_decisions(since, reader=reader), start=1):
+    total = _logged(since, reader, project).count() if on_row is not None else 0
+    rows = iter_decisions(since, reader=reader, project=project)
+    for done, row in enumerate(rows, start=1):
         yield json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n"
         if on_row is not None:
             on_row(done, total)

@@ -19,6 +19,7 @@ from grounding.extract import (
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import bidi_problem
 from review.models import Document
+from review.models.projects import default_project_id
 
 NAME_MAX_CHARS = Document._meta.get_field("name").max_length
 
@@ -75,13 +76,21 @@ def read_text(name: str, data: bytes, on_page: PageProgress | None = None) -> tu
     return media_type, text
 
 
-def stored_document(data: bytes) -> Document | None:
-    return Document.objects.filter(sha256=sha256_of(data)).first()
+def stored_document(data: bytes, project_id: int) -> Document | None:
+    return Document.objects.filter(project_id=project_id, sha256=sha256_of(data)).first()
 
 
-def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = None) -> Document:
-    """The stored document for these bytes: the one already kept (same SHA-256, whatever its
-    name), or a new one with its extracted text (`read`, when `read_text` made it already).
+def store_document(
+    name: str,
+    data: bytes,
+    *,
+    read: tuple[str, str] | None = None,
+    project_id: int | None = None,
+) -> Document:
+    """The stored document of `project_id` (by default the project "Default") for these
+    bytes: the one it already keeps (same SHA-256, whatever its name), or a new one with its
+    extracted text (`read`, when `read_text` made it already). The same bytes in another
+    project are another document of that project's own.
 
     Raises ImportRefused, storing nothing, for an empty file, a type grounding cannot read,
     bytes that do not decode, or a file with no text in it.
@@ -89,7 +98,8 @@ def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = Non
     name = document_name(name)
     data = document_bytes(name, data)
     digest = sha256_of(data)
-    existing = Document.objects.filter(sha256=digest).first()
+    project_id = default_project_id() if project_id is None else project_id
+    existing = stored_document(data, project_id)
     if existing is not None:
         return existing
     media_type, text = read or read_text(name, data)
@@ -98,6 +108,7 @@ def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = Non
         # transaction usable.
         with transaction.atomic():
             return Document.objects.create(
+                project_id=project_id,
                 name=name,
                 media_type=media_type,
                 data=data,
@@ -107,4 +118,4 @@ def store_document(name: str, data: bytes, *, read: tuple[str, str] | None = Non
                 extractor_version=extractor_version(name),
             )
     except IntegrityError:
-        return Document.objects.get(sha256=digest)
+        return Document.objects.get(project_id=project_id, sha256=digest)

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -24,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 
 from review.adapters.errors import ImportRefused
+from review.models.projects import default_project_id
 
 # A key that is not there at all, as opposed to one that is null.
 MISSING = object()
@@ -293,6 +295,10 @@ def rows_with_children(child_model: type[Model], child_field: str) -> Callable[[
     return write
 
 
+def _problems(ordered) -> list[str]:
+    return [f"line {line.number}: {problem}" for line, problems in ordered for problem in problems]
+
+
 def import_lines(
     lines: Iterable[str | bytes] | str | bytes,
     *,
@@ -305,13 +311,15 @@ def import_lines(
     kind: str,
     on_line: LineProgress | None = None,
     max_lines: int | None = None,
+    project_id: int | None = None,
 ) -> ImportResult:
     """Read, check and store the lines a batch at a time, all in one transaction.
 
     `parse(value)` checks one JSON value and returns a record, raising LineProblems;
     `identify(record)` names it (duplicates within the file are bad lines). A record whose
     `kind` field names a `model` row stored with the same content (`source_sha256`) is left
-    unchanged; with other content it is a bad line. `prepare(record, sha256)` makes the rows
+    unchanged; with other content it is a bad line; identifiers are the project's own (by
+    default the project "Default"). `prepare(record, sha256, project_id)` makes the rows
     of a new record (raising LineProblems for one that cannot be stored), and `write(rows)`
     bulk-creates a batch of them.
     Without `skip_invalid`, any bad line refuses the whole file with ImportRefused, and
@@ -323,7 +331,9 @@ def import_lines(
     max_lines = settings.REVIEW_MAX_IMPORT_LINES if max_lines is None else max_lines
     result = ImportResult()
     checked = _CheckedLines(parse, identify, kind, bad)
-    store = _BatchStore(model, kind, identify, prepare, write, result, bad)
+    project_id = default_project_id() if project_id is None else project_id
+    prepare = partial(prepare, project_id=project_id)
+    store = _BatchStore(model, kind, identify, prepare, write, result, bad, project_id)
     with transaction.atomic():
         for batch in checked.batches(read_lines(lines), max_lines, on_line):
             store.flush(batch, writing=skip_invalid or not bad)
@@ -331,13 +341,7 @@ def import_lines(
             raise ImportRefused("the file has no lines")
         ordered = [bad[number] for number in sorted(bad)]
         if ordered and not skip_invalid:
-            raise ImportRefused(
-                [
-                    f"line {line.number}: {problem}"
-                    for line, problems in ordered
-                    for problem in problems
-                ]
-            )
+            raise ImportRefused(_problems(ordered))
     result.rejected = [(line.number, line.raw, "; ".join(problems)) for line, problems in ordered]
     return result
 
@@ -396,10 +400,10 @@ class _BatchStore:
     """Stores one batch of good lines: one query for the rows already there, one bulk write
     for the new ones."""
 
-    def __init__(self, model, kind, identify, prepare, write, result, bad) -> None:
+    def __init__(self, model, kind, identify, prepare, write, result, bad, project_id) -> None:
         self.model, self.kind, self.identify = model, kind, identify
         self.prepare, self.write = prepare, write
-        self.result, self.bad = result, bad
+        self.result, self.bad, self.project_id = result, bad, project_id
 
     def flush(self, pending: _Pending, *, writing: bool) -> None:
         """Check the batch against the stored rows and, while `writing` (no line of a file
@@ -408,9 +412,9 @@ class _BatchStore:
             return
         identifiers = [self.identify(record) for _, record, _ in pending.items]
         stored = dict(
-            self.model.objects.filter(**{f"{self.kind}__in": identifiers}).values_list(
-                self.kind, "source_sha256"
-            )
+            self.model.objects.filter(
+                project_id=self.project_id, **{f"{self.kind}__in": identifiers}
+            ).values_list(self.kind, "source_sha256")
         )
         new = []
         for (line, record, sha256), identifier in zip(pending.items, identifiers, strict=True):

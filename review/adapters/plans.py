@@ -63,6 +63,7 @@ from review.adapters.documents import (
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.jsonl import _string_problem, bidi_problem, depth_problem, nested_too_deeply
 from review.models import Document, Entry, PathCollision, Plan
+from review.models.projects import default_project_id
 
 TEXT_FIELD_MAX = {name: Entry._meta.get_field(name).max_length for name in ("path", "title")}
 PLAN_FIELD_MAX = {
@@ -87,8 +88,10 @@ def propose_document(
     path_prefix: str = "",
     actor=None,
     on_page: PageProgress | None = None,
+    project_id: int | None = None,
 ) -> Plan:
-    """Store the document and the proposer's plan for it, or refuse and store nothing.
+    """Store the document and the proposer's plan for it in `project_id` (by default the
+    project "Default"), or refuse and store nothing.
 
     Proposing the same bytes with the same options again returns the plan already made.
     `on_page` hears each page extracted, once.
@@ -96,7 +99,8 @@ def propose_document(
     _check_options(max_segment_chars, path_prefix)
     name = document_name(name)
     data = document_bytes(name, data)
-    existing = stored_document(data)
+    project_id = default_project_id() if project_id is None else project_id
+    existing = stored_document(data, project_id)
     read = None
     if existing is None:
         read = read_text(name, data, on_page)
@@ -124,7 +128,7 @@ def propose_document(
     text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
     options = {"max_segment_chars": max_segment_chars, "path_prefix": path_prefix}
     with transaction.atomic():
-        document = store_document(name, data, read=read)
+        document = store_document(name, data, read=read, project_id=project_id)
         return _store_plan(document, text, payload, options=options, actor=actor)
 
 
@@ -204,7 +208,11 @@ def _store_plan(
     if actor is not None and getattr(actor, "username", ""):
         options = {**options, "submitted_by": actor.username}
     row = Plan.objects.create(
-        document=document, options=options, original_payload=payload_text, **provenance(plan)
+        project_id=document.project_id,  # a plan is of its document's project
+        document=document,
+        options=options,
+        original_payload=payload_text,
+        **provenance(plan),
     )
     # The whole plan in one call: neighbours placed beyond doubt tell identical passages apart.
     locations = relocate(
@@ -351,19 +359,21 @@ def plan_entries_as_decisions(plan: Plan, entries: Sequence[Entry] | None = None
     return [_decision_for(entry, _placed(entry, document.text)) for entry in entries]
 
 
-def path_collisions() -> dict[str, list[Document]]:
-    """Every path that entries of more than one document use, with its documents, as
-    recorded when entries changed (`PathCollision.objects.refresh` holds the rule)."""
-    return {path: documents for path, documents, _ in colliding_paths()}
+def path_collisions(project=None) -> dict[str, list[Document]]:
+    """Every path that entries of more than one document of `project` (by default the
+    project "Default") use, with its documents, as recorded when entries changed
+    (`PathCollision.objects.refresh` holds the rule)."""
+    project = default_project_id() if project is None else project
+    return {path: documents for path, documents, _ in colliding_paths(project)}
 
 
 def colliding_paths(
-    paths: int | None = None, documents: int | None = None
+    project, paths: int | None = None, documents: int | None = None
 ) -> list[tuple[str, list[Document], int]]:
-    """The recorded collisions in path order, bounded for a page: the first `paths` paths,
-    each with its first `documents` documents and how many documents it has in all (no
-    bounds when None). Two queries, whatever the number of collisions."""
-    recorded = PathCollision.objects.all()
+    """The recorded collisions of `project` in path order, bounded for a page: the first
+    `paths` paths, each with its first `documents` documents and how many documents it has
+    in all (no bounds when None). Two queries, whatever the number of collisions."""
+    recorded = PathCollision.objects.filter(project=project)
     if paths is not None:
         first = recorded.order_by("path").values_list("path", flat=True).distinct()[:paths]
         recorded = recorded.filter(path__in=list(first))
@@ -384,9 +394,11 @@ def colliding_paths(
     return [(path, found, total) for path, (found, total) in collisions.items()]
 
 
-def collision_count(most: int) -> int:
-    """How many paths collide, counted up to `most` + 1 (a page says "more than" past it)."""
-    return PathCollision.objects.order_by("path").values("path").distinct()[: most + 1].count()
+def collision_count(project, most: int) -> int:
+    """How many paths of `project` collide, counted up to `most` + 1 (a page says "more
+    than" past it)."""
+    paths = PathCollision.objects.filter(project=project).order_by("path").values("path")
+    return paths.distinct()[: most + 1].count()
 
 
 def adjudicated_payload(plan: Plan, entries: list[Entry], reviews: dict | None = None) -> dict:

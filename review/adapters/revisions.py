@@ -47,7 +47,9 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
             f"{following.revision}); add the new revision to the latest one"
         )
     if isinstance(data, bytes | bytearray | memoryview):
-        existing = Document.objects.filter(sha256=sha256_of(bytes(data))).first()
+        existing = Document.objects.filter(
+            project_id=previous.project_id, sha256=sha256_of(bytes(data))
+        ).first()
         if existing is not None:
             raise ImportRefused(
                 f"these bytes are already stored as document {existing.pk} ({existing.label}): "
@@ -57,7 +59,8 @@ def store_revision(previous: Document, name: str, data: bytes) -> Document:
         # A savepoint: a revision uploaded at the same moment by someone else wins, and this
         # one is refused as if it had come second.
         with transaction.atomic():
-            revision = store_document(name, data)
+            # A revision stays in its document's project.
+            revision = store_document(name, data, project_id=previous.project_id)
             revision.revision_of = previous
             revision.revision = previous.revision + 1
             revision.save(update_fields=["revision_of", "revision"])
@@ -109,6 +112,7 @@ def carried_plan(
         return None, []
     payload = _carried_payload(plan, revision, raw_entries)
     row = Plan.objects.create(
+        project_id=revision.project_id,
         document=revision,
         source_sha256=revision.sha256,
         extractor_id=revision.extractor_id,

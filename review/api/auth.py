@@ -17,6 +17,7 @@ from review.permissions import (
     can_decide_plans,
     can_read_insights,
 )
+from review.views.projects import current_project
 
 
 def without_login(urls: tuple) -> tuple:
@@ -29,11 +30,11 @@ def without_login(urls: tuple) -> tuple:
 
 
 class BearerKey(HttpBearer):
-    """The key's active user; with `may`, only a user the web's permission function lets
-    (403 otherwise), asked before the body is read, so a role that may not learns nothing
-    from how its body would have been judged."""
+    """The key's active user; with `may`, only a user the web's permission function lets in
+    the project the request works in (403 otherwise), asked before the body is read, so a
+    role that may not learns nothing from how its body would have been judged."""
 
-    def __init__(self, may: Callable[[object], bool] | None = None, refusal: str = ""):
+    def __init__(self, may: Callable[[object, object], bool] | None = None, refusal: str = ""):
         super().__init__()
         self.may, self.refusal = may, refusal
 
@@ -42,7 +43,7 @@ class BearerKey(HttpBearer):
         found = ApiToken.objects.select_related("user").filter(key_sha256=digest).first()
         if found is None or not found.user.is_active:
             return None
-        if self.may is not None and not self.may(found.user):
+        if self.may is not None and not self.may(found.user, current_project(request)):
             raise PermissionDenied(self.refusal)
         return found.user
 

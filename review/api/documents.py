@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from ninja import File, Router, Schema, Status, UploadedFile
@@ -28,6 +29,8 @@ from review.api.plans import PlanOut, PlanSummaryOut, plan_out, plan_summary
 from review.jobs import runs_in_background, start_job
 from review.middleware import upload_limit_message
 from review.models import Document, Job
+from review.permissions import can_decide_plans
+from review.views.projects import current_project
 
 router = Router()
 
@@ -100,8 +103,10 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
     if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
         raise HttpError(413, upload_limit_message(file.size))
     data = file.read()
-    already = Document.objects.filter(sha256=hashlib.sha256(data).hexdigest()).exists()
-    document = store_document(file.name or "", data, actor=request.auth)
+    project = current_project(request)
+    digest = hashlib.sha256(data).hexdigest()
+    already = Document.objects.filter(project=project, sha256=digest).exists()
+    document = store_document(file.name or "", data, actor=request.auth, project=project)
     return Status(200 if already else 201, _document_out(document))
 
 
@@ -113,13 +118,15 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
     "202 with a job's status URL when the document is large",
 )
 def propose(request: HttpRequest, document_id: int, options: ProposeIn):
-    document = found(Document.objects.only("name", "data"), "document", document_id)
+    documents = Document.objects.visible_to(request.auth).only("project", "name", "data")
+    document = found(documents, "document", document_id)
     data = bytes(document.data)
     if runs_in_background(Job.Kind.PROPOSE, document.name, data):
         return accepted(
             start_job(
                 Job.Kind.PROPOSE,
                 request.auth,
+                project=document.project_id,
                 name=document.name,
                 data=data,
                 options=options.dict(),
@@ -132,6 +139,7 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
         max_segment_chars=options.max_segment_chars,
         path_prefix=options.path_prefix,
         actor=request.auth,
+        project=document.project_id,
     )
     return Status(201 if plan.created else 200, plan_out(plan))
 
@@ -149,7 +157,7 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
     },
 )
 def post_plan(request: HttpRequest, document_id: int):
-    document = found(Document.objects.all(), "document", document_id)
+    document = found(Document.objects.visible_to(request.auth), "document", document_id)
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, plan_out(plan))
@@ -165,7 +173,9 @@ def post_plan(request: HttpRequest, document_id: int):
 def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFile]):
     if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
         raise HttpError(413, upload_limit_message(file.size))
-    document = found(Document.objects.all(), "document", document_id)
+    document = found(Document.objects.visible_to(request.auth), "document", document_id)
+    if not can_decide_plans(request.auth, document.project_id):
+        raise PermissionDenied("only Editors push revisions")
     revised = add_revision(document, file.name or "", file.read(), actor=request.auth)
     plan = revised.plan
     return Status(

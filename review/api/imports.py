@@ -16,6 +16,7 @@ from review.api.jobs import JobAccepted, accepted
 from review.jobs import import_summary, runs_in_background, start_job
 from review.middleware import line_limit_message
 from review.models import Job
+from review.views.projects import current_project
 
 router = Router()
 
@@ -74,7 +75,9 @@ def _import_jsonl(request: HttpRequest, kind: str, action, skip_invalid: bool):
     check_line_count(count_lines(body))
     if too_long := line_longer_than(body, settings.REVIEW_MAX_UPLOAD_BYTES):
         raise HttpError(413, line_limit_message(*too_long))
+    project = current_project(request)
     if runs_in_background(kind, data=body):
         options = {"skip_invalid": skip_invalid}
-        return accepted(start_job(kind, request.auth, data=body, options=options))
-    return import_summary(action(body, actor=request.auth, skip_invalid=skip_invalid))
+        return accepted(start_job(kind, request.auth, project=project, data=body, options=options))
+    result = action(body, actor=request.auth, project=project, skip_invalid=skip_invalid)
+    return import_summary(result)

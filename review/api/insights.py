@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.http import HttpRequest
 from ninja import Router
 
@@ -9,6 +11,7 @@ from review.agreement import agreement
 from review.api.auth import AGREEMENT_READERS, INSIGHTS_READERS
 from review.api.errors import answers
 from review.insights import Filters, insights
+from review.views.projects import current_project
 
 router = Router()
 
@@ -32,7 +35,8 @@ def get_insights(
     query = {"version": version, "model": model, "rule": rule, "weeks": str(weeks)}
     if document is not None:
         query["document"] = str(document)
-    return insights(Filters.from_query(query)).to_dict()
+    filters = replace(Filters.from_query(query), project=current_project(request).pk)
+    return insights(filters).to_dict()
 
 
 @router.get(
@@ -44,4 +48,4 @@ def get_insights(
     "intervals, per pair, per reviewer against the outcome, per validator reason, and curation",
 )
 def get_agreement(request: HttpRequest):
-    return agreement().to_dict()
+    return agreement(current_project(request).pk).to_dict()

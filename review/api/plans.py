@@ -11,6 +11,7 @@ from review.adapters.plans import export_plan
 from review.api.errors import answers, found
 from review.api.paging import PageIn, page_of
 from review.models import Plan
+from review.views.projects import current_project
 
 router = Router()
 
@@ -142,7 +143,7 @@ def list_plans(
     document_id: int | None = None,
     status: Plan.Status | None = None,
 ):
-    plans = _plans(request.auth).order_by("-pk")
+    plans = _plans(request.auth).filter(project=current_project(request)).order_by("-pk")
     if document_id is not None:
         plans = plans.filter(document_id=document_id)
     if status:

@@ -13,7 +13,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, check_line_count, split_lines, write_rejects
-from review.management.commands._common import REFUSED, file_lines, lines_up_to
+from review.management.commands._common import (
+    REFUSED,
+    add_project_argument,
+    file_lines,
+    lines_up_to,
+    project_named,
+)
+from review.models import Project
 
 
 def default_rejects_path(path: Path) -> Path:
@@ -21,16 +28,30 @@ def default_rejects_path(path: Path) -> Path:
     return path.with_name(f"{path.stem}.rejected{path.suffix or '.jsonl'}")
 
 
+def _rejects_target(file: Path, skip_invalid: bool, rejects_out: Path | None) -> Path:
+    """Where --skip-invalid writes the bad lines; a CommandError for a choice that cannot be."""
+    if rejects_out and not skip_invalid:
+        raise CommandError("--rejects-out only makes sense with --skip-invalid", returncode=REFUSED)
+    target = rejects_out or default_rejects_path(file)
+    if skip_invalid and target.resolve() == file.resolve():
+        raise CommandError(
+            f"{target} is the file being imported; choose another --rejects-out",
+            returncode=REFUSED,
+        )
+    return target
+
+
 class JsonlImportCommand(BaseCommand):
     noun = "records"
 
     def import_file(
-        self, data: Iterable[bytes], *, skip_invalid: bool, max_lines: int
+        self, data: Iterable[bytes], *, project: Project, skip_invalid: bool, max_lines: int
     ) -> ImportResult:
         raise NotImplementedError
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, help="a JSON-lines file, one object per line")
+        add_project_argument(parser)
         parser.add_argument(
             "--skip-invalid",
             action="store_true",
@@ -56,18 +77,11 @@ class JsonlImportCommand(BaseCommand):
         skip_invalid: bool,
         rejects_out: Path | None,
         max_lines: int | None,
+        project: str,
         **options,
     ):
-        if rejects_out and not skip_invalid:
-            raise CommandError(
-                "--rejects-out only makes sense with --skip-invalid", returncode=REFUSED
-            )
-        target = rejects_out or default_rejects_path(file)
-        if skip_invalid and target.resolve() == file.resolve():
-            raise CommandError(
-                f"{target} is the file being imported; choose another --rejects-out",
-                returncode=REFUSED,
-            )
+        into = project_named(project)
+        target = _rejects_target(file, skip_invalid, rejects_out)
         max_lines = max_lines or settings.REVIEW_MAX_IMPORT_LINES
         try:
             # Counted first, so a file too long is refused before any line is parsed.
@@ -80,7 +94,10 @@ class JsonlImportCommand(BaseCommand):
             try:
                 # Read as it is imported, a line at a time: memory does not grow with the file.
                 result = self.import_file(
-                    split_lines(lines_read), skip_invalid=skip_invalid, max_lines=max_lines
+                    split_lines(lines_read),
+                    project=into,
+                    skip_invalid=skip_invalid,
+                    max_lines=max_lines,
                 )
             finally:
                 lines_read.close()

@@ -7,6 +7,7 @@ is the one place that bumps it and appends to the decision log.
 
 from review.models.answers import SEARCH_CONFIG, Answer, AnswerReference, AnswerSearchVector
 from review.models.cases import Case, CaseFacet, Evidence
+from review.models.comments import Comment, CommentQuerySet, CommentRevision, Mention
 from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
 from review.models.decisions import AppendOnlyError, Decision, DecisionQuerySet
 from review.models.documents import Document
@@ -19,6 +20,7 @@ from review.models.entries import (
     counter_column,
     merged_ends,
 )
+from review.models.guidelines import Guideline, GuidelineQuerySet
 from review.models.jobs import Job, JobOutputPart, JobQuerySet
 from review.models.leases import ConflictMet, Lease, Presence, ReviewerSettings
 from review.models.plans import (
@@ -30,9 +32,11 @@ from review.models.plans import (
     review_policy_facts,
 )
 from review.models.policies import ReviewPolicy
+from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project, Roles
 from review.models.tokens import ApiToken
 
 __all__ = [
+    "DEFAULT_SLUG",
     "Answer",
     "AnswerReference",
     "AnswerSearchVector",
@@ -42,6 +46,9 @@ __all__ = [
     "COUNTER_KEYS",
     "Case",
     "CaseFacet",
+    "Comment",
+    "CommentQuerySet",
+    "CommentRevision",
     "ConflictMet",
     "Decided",
     "Decision",
@@ -50,18 +57,25 @@ __all__ = [
     "Entry",
     "EntryQuerySet",
     "Evidence",
+    "Guideline",
+    "GuidelineQuerySet",
+    "InProject",
     "Job",
     "JobOutputPart",
     "JobQuerySet",
     "Lease",
+    "Mention",
+    "Membership",
     "PathCollision",
     "PathCollisionQuerySet",
     "Plan",
     "PlanCounts",
     "PlanQuerySet",
+    "Project",
     "Presence",
     "ReviewPolicy",
     "ReviewerSettings",
+    "Roles",
     "SEARCH_CONFIG",
     "SecondOpinions",
     "SecondOpinionsQuerySet",

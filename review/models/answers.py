@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
+from review.models.projects import InProject
 from review.permissions import can_decide_answers
 
 SEARCH_CONFIG = "english"
@@ -23,13 +24,14 @@ class AnswerSearchVector(SearchVector):
         return "NULL", []
 
 
-class Answer(SecondOpinions, Decided):
+class Answer(SecondOpinions, Decided, InProject):
     class State(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         PUBLISHED = "published", "Published"
         WITHDRAWN = "withdrawn", "Withdrawn"
 
-    answer_id = models.CharField(max_length=100, unique=True)
+    # Unique within its project (`answer_id_per_project`).
+    answer_id = models.CharField(max_length=100)
     question = models.TextField()
     raw_text = models.TextField()
     body = models.TextField()
@@ -61,18 +63,26 @@ class Answer(SecondOpinions, Decided):
         ordering = ["-created_at", "-pk"]
         # Each index has the list's order (read backwards) and the answers queue's ("Next":
         # the oldest proposed first, read forwards), alone and under each filter.
+        constraints = [
+            models.UniqueConstraint(fields=["project", "answer_id"], name="answer_id_per_project"),
+        ]
+        # Each begins with the project: every list and Next reads one project's answers.
         indexes = [
-            models.Index(fields=["created_at", "id"], name="answer_list"),
-            models.Index(fields=["state", "created_at", "id"], name="answer_list_by_state"),
-            models.Index(fields=["changed", "created_at", "id"], name="answer_list_by_changed"),
+            models.Index(fields=["project", "created_at", "id"], name="answer_list"),
+            models.Index(
+                fields=["project", "state", "created_at", "id"], name="answer_list_by_state"
+            ),
+            models.Index(
+                fields=["project", "changed", "created_at", "id"], name="answer_list_by_changed"
+            ),
             # "Next"'s two small stages of double review (`actions.reviews.review_stages`).
             models.Index(
-                fields=["created_at", "id"],
+                fields=["project", "created_at", "id"],
                 name="answer_awaiting_second",
                 condition=~Q(first_opinion="") & Q(second_opinion=""),
             ),
             models.Index(
-                fields=["created_at", "id"],
+                fields=["project", "created_at", "id"],
                 name="answer_both_opinions",
                 condition=~Q(first_opinion="") & ~Q(second_opinion="") & Q(state="proposed"),
             ),
@@ -85,7 +95,7 @@ class Answer(SecondOpinions, Decided):
         return self.answer_id
 
     def is_decider(self, user) -> bool:
-        return can_decide_answers(user)
+        return can_decide_answers(user, self.project_id)
 
     @property
     def outcome(self) -> str:

@@ -6,17 +6,19 @@ from django.db import models
 from django.db.models import Q
 
 from review.models.decided import Decided, SecondOpinions, SecondOpinionsQuerySet
+from review.models.projects import InProject
 from review.permissions import can_decide_cases
 
 
-class Case(SecondOpinions, Decided):
+class Case(SecondOpinions, Decided, InProject):
     class Verdict(models.TextChoices):
         PROPOSED = "proposed", "Proposed"
         UPHELD = "upheld", "Upheld"
         OVERTURNED = "overturned", "Overturned"
         NEEDS_REWRITE = "needs_rewrite", "Needs rewrite"
 
-    case_id = models.CharField(max_length=100, unique=True)
+    # Unique within its project (`case_id_per_project`).
+    case_id = models.CharField(max_length=100)
     content_text = models.TextField()
     author = models.CharField(max_length=200, blank=True)
     community = models.CharField(max_length=200, blank=True)
@@ -45,23 +47,28 @@ class Case(SecondOpinions, Decided):
         ordering = ["-flagged", "created_at", "pk"]
         # The queue's order, alone and under each filter, so that a page (and "Next", which
         # takes from the proposed ones) is a walk along an index, not a sort of every case.
+        constraints = [
+            models.UniqueConstraint(fields=["project", "case_id"], name="case_id_per_project"),
+        ]
+        # Each begins with the project: every list and Next reads one project's cases.
         indexes = [
-            models.Index(fields=["-flagged", "created_at", "id"], name="case_queue"),
+            models.Index(fields=["project", "-flagged", "created_at", "id"], name="case_queue"),
             models.Index(
-                fields=["validator_reason", "-flagged", "created_at", "id"],
+                fields=["project", "validator_reason", "-flagged", "created_at", "id"],
                 name="case_queue_by_reason",
             ),
             models.Index(
-                fields=["verdict", "-flagged", "created_at", "id"], name="case_queue_by_verdict"
+                fields=["project", "verdict", "-flagged", "created_at", "id"],
+                name="case_queue_by_verdict",
             ),
             # "Next"'s two small stages of double review (`actions.reviews.review_stages`).
             models.Index(
-                fields=["-flagged", "created_at", "id"],
+                fields=["project", "-flagged", "created_at", "id"],
                 name="case_awaiting_second",
                 condition=~Q(first_opinion="") & Q(second_opinion=""),
             ),
             models.Index(
-                fields=["-flagged", "created_at", "id"],
+                fields=["project", "-flagged", "created_at", "id"],
                 name="case_both_opinions",
                 condition=~Q(first_opinion="") & ~Q(second_opinion="") & Q(verdict="proposed"),
             ),
@@ -75,7 +82,7 @@ class Case(SecondOpinions, Decided):
         return self.case_id
 
     def is_decider(self, user) -> bool:
-        return can_decide_cases(user)
+        return can_decide_cases(user, self.project_id)
 
     @property
     def outcome(self) -> str:

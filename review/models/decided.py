@@ -7,20 +7,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from review.permissions import can_curate
-
-
-class DecisionHooks:
-    """What a row does beyond itself when `review.decisions.decide` changes it, in the
-    decision's transaction; nothing, unless its model says otherwise (an entry moves its
-    plan's counters and path collisions)."""
-
-    def on_decision(self, will_be) -> None:
-        """Before this row's UPDATE, with the row as it will be; may refuse by raising."""
-
-    def after_decision(self, was) -> None:
-        """After this row's UPDATE (this object holds the new values), with the row as it
-        was."""
+from review.models.hooks import DecisionHooks
+from review.models.projects import Project
+from review.permissions import can_curate, is_member
 
 
 class Decided(DecisionHooks, models.Model):
@@ -41,9 +30,11 @@ class Decided(DecisionHooks, models.Model):
 class SecondOpinionsQuerySet(models.QuerySet):
     def visible_to(self, user) -> SecondOpinionsQuerySet:
         """The cases or answers `user` may read: the twin of `SecondOpinions.visible_to` (a
-        test holds the two to the same answer), so far every one. `user` None (a command's
-        operator) reads as staff would."""
-        return self.all()
+        test holds the two to the same answer), those of the projects they work in. `user`
+        None (a command's operator) reads as staff would."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
 
 
 class SecondOpinions(models.Model):
@@ -83,17 +74,17 @@ class SecondOpinions(models.Model):
         return self.IN_CURATION if self.outcome == self.UNDECIDED else self.CURATED
 
     def visible_to(self, user) -> bool:
-        """Every signed-in person reads a case or an answer (signing in is checked before any
-        page or route runs); a command's operator (`user` None) too. Its queryset twin is
+        """The members of its project read a case or an answer; nobody else may tell it
+        exists. `user` None (a command's operator) reads as staff would. Its queryset twin is
         `SecondOpinionsQuerySet.visible_to`."""
-        return True
+        return is_member(user, self.project_id)
 
     def decidable_by(self, user, *, undoing: bool = False) -> bool:
         """The queue's deciders (`is_decider`) decide; a curator too while the two opinions
         disagree, and, to take a step back, at any stage of a double review
         (`actions.reviews.undo_opinion` says whose step)."""
         stage = self.review_stage
-        curating = can_curate(user) and (
+        curating = can_curate(user, self.project_id) and (
             stage != self.SINGLE if undoing else stage == self.IN_CURATION
         )
         return self.is_decider(user) or curating

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from django.db import models
 
+from review.models.projects import InProject, Project
+from review.permissions import is_member
 
-class Document(models.Model):
+
+class DocumentQuerySet(models.QuerySet):
+    def visible_to(self, user) -> DocumentQuerySet:
+        """The twin of `Document.visible_to`: the documents of the projects `user` works in
+        (`user` None, a command's operator, reads as staff would)."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
+
+
+class Document(InProject):
     class MediaType(models.TextChoices):
         MARKDOWN = "markdown", "Markdown"
         TEXT = "text", "Plain text"
@@ -15,7 +27,9 @@ class Document(models.Model):
     media_type = models.CharField(max_length=16, choices=MediaType.choices)
     # The original bytes, so an export can always be replayed against what was proposed on.
     data = models.BinaryField()
-    sha256 = models.CharField(max_length=64, unique=True)
+    # One stored copy per project: the same bytes uploaded in two projects are two documents,
+    # so neither project can learn from an upload that the other holds them.
+    sha256 = models.CharField(max_length=64)
     text = models.TextField()
     extractor_id = models.CharField(max_length=100)
     extractor_version = models.CharField(max_length=50)
@@ -27,15 +41,22 @@ class Document(models.Model):
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = DocumentQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "pk"]
         constraints = [
             # One line of revisions: a revision is followed by at most one next revision.
             models.UniqueConstraint(fields=["revision_of"], name="document_one_next_revision"),
+            models.UniqueConstraint(fields=["project", "sha256"], name="document_once_per_project"),
         ]
 
     def __str__(self) -> str:
         return self.label
+
+    def visible_to(self, user) -> bool:
+        """The members of its project read a document; nobody else may tell it exists."""
+        return is_member(user, self.project_id)
 
     @property
     def label(self) -> str:

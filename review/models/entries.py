@@ -174,6 +174,13 @@ class Entry(Decided):
             # its counters while its row is held (if the UPDATE is stale, all is undone).
             self.plan.set_counts(held.moved_by(self, will_be))
 
+    @property
+    def decision_project_id(self) -> int:
+        if Entry.plan.is_cached(self):
+            return self.plan.project_id
+        plans = Entry.plan.field.related_model.objects
+        return plans.filter(pk=self.plan_id).values_list("project_id", flat=True).get()
+
     def after_decision(self, was: Entry) -> None:
         """The paths it left or joined (rejected, un-rejected, or given another path) are
         checked again for collisions."""

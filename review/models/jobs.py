@@ -8,8 +8,18 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from review.models.projects import InProject, Project
+from review.permissions import is_member
+
 
 class JobQuerySet(models.QuerySet):
+    def visible_to(self, user) -> JobQuerySet:
+        """The twin of `Job.visible_to`: the jobs `user` started in projects they still work
+        in; every job for staff."""
+        if user.is_staff:
+            return self.all()
+        return self.filter(created_by=user.pk, project__in=Project.objects.of_member(user))
+
     def unheard_since(self, moment) -> JobQuerySet:
         """The twin of `Job.unheard_since`: running jobs nothing was heard from since `moment`."""
         return self.filter(status=Job.Status.RUNNING).filter(
@@ -17,7 +27,7 @@ class JobQuerySet(models.QuerySet):
         )
 
 
-class Job(models.Model):
+class Job(InProject):
     """Long work run by the task worker: proposing a large document, importing a large
     JSON-lines file, exporting the whole decision log. The input is kept, so a failed job
     can be retried with exactly what was sent."""
@@ -100,8 +110,11 @@ class Job(models.Model):
         return min(100, self.progress * 100 // self.total)
 
     def visible_to(self, user) -> bool:
-        """A job's input and result are its starter's (staff see every job)."""
-        return user.is_staff or user.pk == self.created_by_id
+        """A job's input and result are its starter's while they are a member of the project
+        it was started in (staff see every job); `Job.objects.visible_to` is the twin."""
+        if user.is_staff:
+            return True
+        return user.pk == self.created_by_id and is_member(user, self.project_id)
 
     def output_chunks(self) -> Iterator[bytes]:
         """The job's file a part at a time (see `JobOutputPart`), one query per part; a job

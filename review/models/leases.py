@@ -3,6 +3,7 @@ themselves, and the conflicts they met."""
 
 from __future__ import annotations
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -41,6 +42,15 @@ class Lease(models.Model):
     @property
     def is_live(self) -> bool:
         return self.expires_at > timezone.now()
+
+    # The model of each queue's items.
+    ITEM_MODELS = {Queue.PLANS: "Plan", Queue.CASES: "Case", Queue.ANSWERS: "Answer"}
+
+    @property
+    def decision_project_id(self) -> int:
+        """A lead's release of this hold is logged in its item's project."""
+        items = apps.get_model("review", self.ITEM_MODELS[self.queue]).objects
+        return items.filter(pk=self.item_id).values_list("project_id", flat=True).get()
 
 
 class Presence(models.Model):

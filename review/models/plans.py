@@ -17,7 +17,8 @@ from review.models.decided import DecisionHooks
 from review.models.documents import Document
 from review.models.entries import COUNTER_KEYS, Entry, PlanCounts, counter_column
 from review.models.policies import ReviewPolicy
-from review.permissions import can_curate, can_decide_plans
+from review.models.projects import InProject, Project
+from review.permissions import can_curate, can_decide_plans, is_member
 from review.refusals import FROZEN, ActionRefused
 
 
@@ -133,24 +134,34 @@ class PlanQuerySet(models.QuerySet):
         asked for superseded ones."""
         return self.exclude(status=Plan.Status.SUPERSEDED)
 
+    def in_projects_of(self, user) -> PlanQuerySet:
+        """The plans of the projects `user` works in (`user` None, a command's operator,
+        works in every one)."""
+        if user is None:
+            return self.all()
+        return self.filter(project__in=Project.objects.of_member(user))
+
     def visible_to(self, user) -> PlanQuerySet:
         """The plans `user` may see: the twin of `Plan.visible_to` (a test holds the two to
-        the same answer). Every plan; a review copy to its reviewer, and to curators and
-        staff once both copies are in. `user` None (a command's operator) reads as staff."""
+        the same answer). Every plan of their projects; a review copy to its reviewer, and to
+        its project's curators and staff once both copies are in. `user` None (a command's
+        operator) reads as staff."""
         seen = Q(review_of__isnull=True)
         if user is not None and user.pk is not None:
             seen |= Q(reviewer=user.pk)
-        if user is None or can_curate(user):
-            submitted = Count("review_copies", filter=Q(review_copies__status="adjudicated"))
-            both_in = Plan.objects.annotate(n=submitted).filter(n=2).values("pk")
-            seen |= Q(review_of__in=both_in)
-        return self.filter(seen)
+        # The plans both of whose copies are in, grouped by the copies' one column.
+        handed_in = Plan.objects.filter(review_of__isnull=False, status=Plan.Status.ADJUDICATED)
+        if user is not None and not user.is_staff:
+            handed_in = handed_in.filter(project__in=Project.objects.where_role(user, "curator"))
+        both_in = handed_in.order_by().values("review_of").annotate(n=Count("pk")).filter(n=2)
+        seen |= Q(review_of__in=both_in.values("review_of"))
+        return self.in_projects_of(user).filter(seen)
 
     def blind_to(self, reader) -> PlanQuerySet:
         """The review copies whose log rows `reader` may not read yet: those of an open plan
         that `visible_to` keeps from them (the twin of `Plan.blind_to`; a test holds the two
-        to the same answer), read by `Decision.objects.blind_to`. `reader` None (a command,
-        whose log is for no one in particular) reads none of them."""
+        to the same answer), read by `Decision.objects.blind_to`. `reader` None (a command)
+        reads none of them."""
         copies = self.filter(review_of__isnull=False, review_of__status=Plan.Status.OPEN)
         if reader is None:
             return copies
@@ -164,8 +175,12 @@ class PlanQuerySet(models.QuerySet):
 
 def review_policy_facts(plan: str = "pk") -> dict:
     """`with_review_policy`'s annotations, for a query that names the plan by `plan` (an
-    entry's query names it "plan_id", and so learns its plan's facts in its own query)."""
-    policy = ReviewPolicy.objects.filter(queue=ReviewPolicy.Queue.PLANS)
+    entry's query names it "plan_id", and so learns its plan's facts in its own query). The
+    policy is the one of the plan's project."""
+    project = "project" if plan == "pk" else f"{plan.removesuffix('_id')}__project"
+    policy = ReviewPolicy.objects.filter(
+        queue=ReviewPolicy.Queue.PLANS, project=models.OuterRef(project)
+    )
     return {
         "has_review_copies": models.Exists(Plan.objects.filter(review_of=models.OuterRef(plan))),
         **{
@@ -175,7 +190,7 @@ def review_policy_facts(plan: str = "pk") -> dict:
     }
 
 
-class Plan(DecisionHooks, models.Model):
+class Plan(DecisionHooks, InProject):
     class Status(models.TextChoices):
         OPEN = "open", "Open"
         ADJUDICATED = "adjudicated", "Adjudicated"
@@ -236,13 +251,16 @@ class Plan(DecisionHooks, models.Model):
         indexes = [
             # The plans list's order, all plans and by status (review copies are not listed);
             # read backwards, the plans queue's ("Next": the oldest open plan first).
+            # The project first: a list or Next walks one project's plans along the index.
             models.Index(
+                "project",
                 F("created_at").desc(),
                 F("id").desc(),
                 name="plan_list_order",
                 condition=Q(review_of__isnull=True),
             ),
             models.Index(
+                "project",
                 "status",
                 F("created_at").desc(),
                 F("id").desc(),
@@ -310,12 +328,16 @@ class Plan(DecisionHooks, models.Model):
         return self.review_copies.filter(status=Plan.Status.ADJUDICATED).count() == 2
 
     def visible_to(self, user) -> bool:
-        """Every reader sees a plan; a review copy only its reviewer, and curators and staff
-        once both copies are in (each editor sees only their own review). `user` None (a
-        command's operator) reads as staff would. `Plan.objects.visible_to` is the twin."""
+        """The members of its project see a plan (nobody else may tell it exists); a review
+        copy only its reviewer, and curators and staff once both copies are in (each editor
+        sees only their own review). `user` None (a command's operator) reads as staff would.
+        `Plan.objects.visible_to` is the twin."""
+        if not is_member(user, self.project_id):
+            return False
         if not self.is_review_copy or (user is not None and self.reviewer_id == user.pk):
             return True
-        return (user is None or can_curate(user)) and self.review_of.both_reviews_in
+        curates = user is None or can_curate(user, self.project_id)
+        return curates and self.review_of.both_reviews_in
 
     def blind_to(self, reader) -> bool:
         """Whether `reader` may not read this plan's rows of the decision log yet: a review
@@ -327,7 +349,7 @@ class Plan(DecisionHooks, models.Model):
     def decide_refusal(self, user) -> str:
         """Why `user` may not decide this plan or its entries ("" when they may): editors
         decide plans; a review copy only its reviewer; a double-reviewed plan only in copies."""
-        if not can_decide_plans(user):
+        if not can_decide_plans(user, self.project_id):
             return "Only editors decide plans."
         if self.is_review_copy and self.reviewer_id != user.pk:
             return "Only its reviewer decides a review copy."
@@ -410,10 +432,10 @@ class Plan(DecisionHooks, models.Model):
             f"SELECT EXISTS(SELECT 1 FROM {plans} WHERE {quote('review_of_id')} = %s), "  # noqa: S608
             + ", ".join(f"policy.{quote(name)}" for name in columns)
             + f" FROM (SELECT 1 AS one) AS one LEFT JOIN {policies} AS policy"
-            f" ON policy.{quote('queue')} = %s"
+            f" ON policy.{quote('queue')} = %s AND policy.{quote('project_id')} = %s"
         )
         with connection.cursor() as cursor:
-            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS])
+            cursor.execute(sql, [self.pk, ReviewPolicy.Queue.PLANS, self.project_id])
             row = cursor.fetchone()
         facts = dict(
             zip(("has_review_copies", *(f"policy_{name}" for name in columns)), row, strict=True)
@@ -448,7 +470,8 @@ class PathCollisionQuerySet(models.QuerySet):
         stored, an entry rejected or un-rejected or given another path, a document superseded
         by a revision. Entries of more than one document using a path (rejected entries
         aside) collide: exported side by side, one would overwrite the other. Only a
-        document's latest revision counts: its revisions share their paths by design."""
+        document's latest revision counts: its revisions share their paths by design. Only
+        documents of one project collide: another project's paths are none of its business."""
         live = Entry.objects.exclude(state=Entry.State.REJECTED).filter(
             plan__document__revisions__isnull=True
         )
@@ -459,24 +482,31 @@ class PathCollisionQuerySet(models.QuerySet):
                 return
             live = live.filter(path__in=paths)
             recorded = recorded.filter(path__in=paths)
-        shared = (
+        shared = set(
             live.order_by()
-            .values("path")
+            .values("plan__project", "path")
             .annotate(documents=Count("plan__document", distinct=True))
             .filter(documents__gt=1)
-            .values("path")
+            .values_list("plan__project", "path")
         )
         pairs = (
-            live.filter(path__in=shared).order_by().values_list("path", "plan__document").distinct()
+            live.filter(path__in={path for _, path in shared})
+            .order_by()
+            .values_list("plan__project", "path", "plan__document")
+            .distinct()
         )
         recorded.delete()
         PathCollision.objects.bulk_create(
-            (PathCollision(path=path, document_id=document) for path, document in pairs.iterator()),
+            (
+                PathCollision(project_id=project, path=path, document_id=document)
+                for project, path, document in pairs.iterator()
+                if (project, path) in shared
+            ),
             batch_size=2000,
         )
 
 
-class PathCollision(models.Model):
+class PathCollision(InProject):
     """One document of a path that entries of several documents use, as recorded by
     `PathCollision.objects.refresh` when entries change, so the plans list never groups every
     entry to find them."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.db import models
 
 from review.models.decided import Decided
+from review.models.projects import InProject
 
 
-class ReviewPolicy(Decided):
+class ReviewPolicy(Decided, InProject):
     """How one queue is reviewed: by one person (today's default), or by two for a drawn share
     of its items and always for items that match a condition. Changed only through
     `review.actions.reviews.set_policy`, so every change is logged."""
@@ -21,7 +22,8 @@ class ReviewPolicy(Decided):
         SINGLE = "single", "Single review"
         DOUBLE = "double", "Double review"
 
-    queue = models.CharField(max_length=16, choices=Queue.choices, unique=True)
+    # One policy per queue in each project (`policy_per_project_queue`).
+    queue = models.CharField(max_length=16, choices=Queue.choices)
     mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SINGLE)
     share_percent = models.PositiveSmallIntegerField(default=0)
     seed = models.CharField(max_length=64, blank=True)
@@ -34,6 +36,9 @@ class ReviewPolicy(Decided):
 
     class Meta:
         verbose_name_plural = "review policies"
+        constraints = [
+            models.UniqueConstraint(fields=["project", "queue"], name="policy_per_project_queue"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_queue_display()}: {self.get_mode_display().lower()}"

@@ -14,7 +14,6 @@ from django.db.models import F, FloatField, Q, QuerySet
 from django.db.models.functions import Cast
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,6 +30,7 @@ from review.views.deciding import PanelPage
 from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import Key, count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import current_project, in_current_project, project_url
 from review.views.second_opinions import opinions_context
 
 ANSWERS_PER_PAGE = 25
@@ -81,7 +81,8 @@ def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
 @require_GET
 def answer_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
-    answers = Answer.objects.only(*LISTED_FIELDS)
+    project = current_project(request)
+    answers = in_current_project(request, Answer.objects.only(*LISTED_FIELDS))
     if filters["state"]:
         answers = answers.filter(state=filters["state"])
     if filters["changed"] in ("yes", "no"):
@@ -99,11 +100,11 @@ def answer_list(request: HtmxHttpRequest) -> HttpResponse:
         "too_common": bool(filters["q"]) and connection.vendor == "postgresql" and not best,
         "ranked_at_most": RANKED_AT_MOST,
         "states": Answer.State.choices,
-        "can_decide": can_decide_answers(request.user),
+        "can_decide": can_decide_answers(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user),
-        "can_lead": can_lead(request.user),
-        "next_url": reverse("answers-next"),
+        "may_take_next": leases.QUEUES[Lease.Queue.ANSWERS].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
+        "next_url": project_url(request, "answers-next"),
     }
     return render(request, list_template(request, "review/answers/list.html", "results"), context)
 
@@ -117,7 +118,9 @@ def get_answer_for_user(
     """The answer `pk` as `request.user` may read it (404 otherwise), or decide it with
     `decide`, or take a step of it back with `undo` (403 otherwise: `Answer.decidable_by`)."""
     answer = get_object_or_404(
-        Answer.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+        Answer.objects.select_related("decided_by", "first_by", "second_by"),
+        pk=pk,
+        project=current_project(request),  # found only in the project its address names
     )
     if not answer.visible_to(request.user):
         raise Http404("No such answer.")
@@ -132,7 +135,7 @@ def answer_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     answer = get_answer_for_user(request, pk)
     context = (
         _answer_context(request, answer)
-        | presence_strip(Lease.Queue.ANSWERS, answer.pk)
+        | presence_strip(request, Lease.Queue.ANSWERS, answer.pk)
         | undo_offer(request, Lease.Queue.ANSWERS)
     )
     return render(request, "review/answers/answer.html", context)
@@ -174,18 +177,18 @@ def _decision_context(request: HttpRequest, answer: Answer) -> dict:
             PanelAction(
                 action.name,
                 action.label,
-                reverse("answer-decide", args=[answer.pk, action.slug]),
+                project_url(request, "answer-decide", answer.pk, action.slug),
             )
             for action in available_actions(answer)
         ),
-        form_url=reverse("answer", args=[answer.pk]),
-        undo_url=reverse("answer-undo", args=[answer.pk]),
+        form_url=project_url(request, "answer", answer.pk),
+        undo_url=project_url(request, "answer-undo", answer.pk),
         note_hint="optional",
         note_rows=2,
         advice="Publish or withdraw again if you still want to.",
         badge="review/answers/answer.html#state-badge",
     )
-    may_decide = can_decide_answers(request.user)
+    may_decide = can_decide_answers(request.user, answer.project_id)
     return {
         "panel": panel,
         **opinions_context(request, answer, history, may_decide=may_decide, undo="answer.undo"),

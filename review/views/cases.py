@@ -7,11 +7,10 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -22,13 +21,14 @@ from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
 from review.models import Case, CaseFacet, Evidence, Lease
-from review.permissions import can_decide_cases, can_lead
+from review.permissions import can_decide_cases, can_lead, is_member
 from review.views import HtmxHttpRequest, live
 from review.views.case_report import case_report
 from review.views.deciding import PanelPage
 from review.views.leasing import presence_strip, undo_offer
 from review.views.lists import count_on_page, list_template, order_keys, shown_page
 from review.views.presenters import DecisionPanel, PanelAction
+from review.views.projects import current_project, in_current_project, project_url
 from review.views.second_opinions import opinions_context
 
 CASES_PER_PAGE = 50
@@ -44,12 +44,13 @@ PASSED = "passed"  # the filter value for cases whose rationale passed
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
     filters = _queue_filters(request)
-    cases = with_holders(_filtered_cases(filters), Lease.Queue.CASES)
+    project = current_project(request)
+    cases = with_holders(_filtered_cases(request, filters), Lease.Queue.CASES)
     page = shown_page(request, cases, QUEUE_KEYS, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
         case.reason_label = REASON_LABELS.get(case.validator_reason, case.validator_reason)
-    facets = _facets()
+    facets = _facets(project) if is_member(request.user, project) else _no_facets()
     reason_counts = _reason_counts(facets[CaseFacet.Kind.REASON])
     context = {
         "page": page,
@@ -59,11 +60,11 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "tools": sorted(facets[CaseFacet.Kind.TOOL]),
         "evidence_statuses": Evidence.Status.choices,
         "verdicts": Case.Verdict.choices,
-        "can_decide": can_decide_cases(request.user),
+        "can_decide": can_decide_cases(request.user, project),
         # Curators take disagreements from the same Next as reviewers take their items.
-        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user),
-        "can_lead": can_lead(request.user),
-        "next_url": reverse("cases-next"),
+        "may_take_next": leases.QUEUES[Lease.Queue.CASES].may_take(request.user, project),
+        "can_lead": can_lead(request.user, project),
+        "next_url": project_url(request, "cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
 
@@ -74,8 +75,8 @@ def _queue_filters(request: HttpRequest) -> dict[str, str]:
     }
 
 
-def _filtered_cases(filters: dict[str, str]):
-    cases = Case.objects.all()
+def _filtered_cases(request: HttpRequest, filters: dict[str, str]):
+    cases = in_current_project(request, Case.objects.all())
     reason = filters["reason"]
     if reason:
         # A case is flagged exactly when it has a reason. Saying so tells the database where
@@ -96,14 +97,35 @@ def _filtered_cases(filters: dict[str, str]):
     return cases
 
 
-def _facets() -> dict[str, dict[str, int]]:
-    """The queue's counts, as the database's triggers keep them: {kind: {value: count}}."""
-    facets = {kind: {} for kind in CaseFacet.Kind}
-    for kind, value, count in CaseFacet.objects.filter(count__gt=0).values_list(
-        "kind", "value", "count"
-    ):
+def _no_facets() -> dict[str, dict[str, int]]:
+    return {kind: {} for kind in CaseFacet.Kind}
+
+
+def _facets(project) -> dict[str, dict[str, int]]:
+    """The queue's counts of `project`'s cases: {kind: {value: count}}. The database's
+    triggers keep them for every case at once (`CaseFacet`), which is the project's own
+    while no other project has cases; else they are counted for the project, grouped."""
+    facets = _no_facets()
+    if Case.objects.exclude(project=project).exists():
+        rows = _facets_counted(project)
+    else:
+        rows = CaseFacet.objects.filter(count__gt=0).values_list("kind", "value", "count")
+    for kind, value, count in rows:
         facets[kind][value] = count
     return facets
+
+
+def _facets_counted(project) -> list[tuple[str, str, int]]:
+    """`CaseFacet`'s counts for one project's cases, from the cases and their evidence: two
+    grouped queries along indexes that begin with the project."""
+    cases = Case.objects.filter(project=project).order_by()
+    reasons = cases.values_list("validator_reason").annotate(n=Count("pk"))
+    evidence = Evidence.objects.filter(case__project=project).order_by()
+    tools = evidence.values_list("tool").annotate(n=Count("pk"))
+    return [
+        *((CaseFacet.Kind.REASON, value, n) for value, n in reasons),
+        *((CaseFacet.Kind.TOOL, value, n) for value, n in tools),
+    ]
 
 
 def _total(filters: dict[str, str], reason_counts: list[dict]) -> int | None:
@@ -138,7 +160,9 @@ def get_case_for_user(
     """The case `pk` as `request.user` may read it (404 otherwise), or decide it with
     `decide`, or take a step of it back with `undo` (403 otherwise: `Case.decidable_by`)."""
     case = get_object_or_404(
-        Case.objects.select_related("decided_by", "first_by", "second_by"), pk=pk
+        Case.objects.select_related("decided_by", "first_by", "second_by"),
+        pk=pk,
+        project=current_project(request),  # found only in the project its address names
     )
     if not case.visible_to(request.user):
         raise Http404("No such case.")
@@ -153,7 +177,7 @@ def case_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     case = get_case_for_user(request, pk)
     context = _case_context(request, case) | {
         "seen": live.page_cursor(decisions_on(case)),
-        **presence_strip(Lease.Queue.CASES, case.pk),
+        **presence_strip(request, Lease.Queue.CASES, case.pk),
         **undo_offer(request, Lease.Queue.CASES),
     }
     return render(request, "review/cases/case.html", context)
@@ -185,13 +209,13 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
             PanelAction(
                 action.name,
                 action.label,
-                reverse("case-decide", args=[case.pk, action.slug]),
+                project_url(request, "case-decide", case.pk, action.slug),
                 action.note_required,
             )
             for action in VERDICT_ACTIONS.values()
         ),
-        form_url=reverse("case-decide", args=[case.pk, "uphold"]),
-        undo_url=reverse("case-undo", args=[case.pk]),
+        form_url=project_url(request, "case-decide", case.pk, "uphold"),
+        undo_url=project_url(request, "case-undo", case.pk),
         note_hint="required to overturn or ask for a rewrite",
         note_rows=3,
         advice="Decide again if you still want to.",
@@ -199,7 +223,7 @@ def _verdict_context(request: HttpRequest, case: Case) -> dict:
         keys=True,
         explain=_what_verdicts_mean(case),
     )
-    may_decide = can_decide_cases(request.user)
+    may_decide = can_decide_cases(request.user, case.project_id)
     return {
         "panel": panel,
         **opinions_context(request, case, history, may_decide=may_decide, undo="case.undo"),

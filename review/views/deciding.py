@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from django.db.models import Model
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.urls import reverse
 
 from review.actions.reviewers import do_note_conflict
 from review.decisions import ActionRefused, StaleVersion
 from review.models import Decision
 from review.views import HtmxHttpRequest
 from review.views.leasing import after_deciding, after_undoing
+from review.views.projects import project_url
 
 NO_VERSION = "The form did not say which version you saw; reload the page."
 
@@ -98,7 +98,7 @@ class PanelPage:
             request,
             lambda version: act(item, version),
             redraw=lambda **outcome: self._redraw(request, item.pk, **outcome),
-            done_url=lambda: reverse(self.name, args=[item.pk]),
+            done_url=lambda: project_url(request, self.name, item.pk),
         )
 
     def _redraw(

@@ -50,7 +50,7 @@ def entry_decide(request: HtmxHttpRequest, pk: int, entry_pk: int, action: str) 
         redraw=lambda **outcome: _redraw(
             request, entry, undo=action == "undo", accept=action == "accept", **outcome
         ),
-        done_url=lambda: entry_url(entry),
+        done_url=lambda: entry_url(request, entry),
     )
 
 
@@ -72,7 +72,7 @@ def entry_row(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse:
     entry = get_object_or_404(Entry.objects.select_related("decided_by"), pk=entry_pk, plan=plan)
     entry.plan = plan
     if not request.htmx:
-        return redirect(entry_url(entry))
+        return redirect(entry_url(request, entry))
     return HttpResponse(_entry_fragments(request, entry))
 
 
@@ -112,7 +112,7 @@ def entry_edit(request: HtmxHttpRequest, pk: int, entry_pk: int) -> HttpResponse
             entry, form.edit_request(), actor=request.user, expected_version=version
         ),
         redraw=redraw,
-        done_url=lambda: entry_url(entry),
+        done_url=lambda: entry_url(request, entry),
     )
 
 

@@ -4,28 +4,31 @@ and rule. For editors, moderators, curators and staff."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from grounding.agreement import BOOTSTRAP_RESAMPLES
 from grounding.ledger import Confusion
 from review.agreement import agreement
-from review.insights import Filters, Insights, insights, rule_names
+from review.insights import Filters, Insights, guideline_versions, insights, rule_names
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
+from review.views.projects import current_project, project_url
 
 
 @require_GET
 def insights_page(request: HttpRequest) -> HttpResponse:
-    if not can_read_insights(request.user):
+    project = current_project(request)
+    if not can_read_insights(request.user, project):
         raise PermissionDenied("The insights are for editors, moderators and curators.")
-    filters = Filters.from_query(request.GET)
+    filters = replace(Filters.from_query(request.GET), project=project.pk)
     figures = insights(filters)
-    people = agreement()
+    people = agreement(project.pk, filters.guideline)
     context = {
         "figures": figures,
         "people": people,
@@ -33,7 +36,7 @@ def insights_page(request: HttpRequest) -> HttpResponse:
         # whether the record is within human noise.
         "rule_agreement": {group.name: group.kappa for group in people.plans.by_rule},
         "reason_agreement": {group.name: group.kappa for group in people.cases.by_reason},
-        "disagreements": _disagreements(figures.validator.confusion),
+        "disagreements": _disagreements(request, figures.validator.confusion, filters),
         "filters": filters,
         **_narrowing_choices(filters),
         "resamples": BOOTSTRAP_RESAMPLES,
@@ -42,12 +45,14 @@ def insights_page(request: HttpRequest) -> HttpResponse:
     return render(request, "review/insights.html", context)
 
 
-def _disagreements(confusion: Confusion) -> list[tuple[str, str, str]]:
+def _disagreements(
+    request: HttpRequest, confusion: Confusion, filters: Filters
+) -> list[tuple[str, str, str]]:
     """The cases where the validator and the verdict differ: which way, the case, its page."""
     listed = [*confusion.flagged_but_upheld, *confusion.unflagged_but_not_upheld]
-    case_pks = dict(Case.objects.filter(case_id__in=listed).values_list("case_id", "pk"))
+    case_pks = dict(filters.cases().filter(case_id__in=listed).values_list("case_id", "pk"))
     return [
-        (side, case_id, reverse("case", args=[case_pks[case_id]]))
+        (side, case_id, project_url(request, "case", case_pks[case_id]))
         for side, ids in (
             ("Flagged, but upheld", confusion.flagged_but_upheld),
             ("Passed, but not upheld", confusion.unflagged_but_not_upheld),
@@ -62,16 +67,21 @@ def _narrowing_choices(filters: Filters) -> dict:
     return {
         "documents": [
             (document.pk, document.label)
-            for document in Document.objects.only("pk", "name", "revision").order_by(
-                "name", "revision"
-            )
+            for document in Document.objects.filter(project_id=filters.project)
+            .only("pk", "name", "revision")
+            .order_by("name", "revision")
         ],
-        "versions": Plan.objects.order_by().values_list("proposed_by", flat=True).distinct(),
-        "models": Case.objects.exclude(model="")
+        "versions": Plan.objects.filter(project_id=filters.project)
+        .order_by()
+        .values_list("proposed_by", flat=True)
+        .distinct(),
+        "models": Case.objects.filter(project_id=filters.project)
+        .exclude(model="")
         .order_by()
         .values_list("model", flat=True)
         .distinct(),
         "rules": _rule_choices(filters),
+        "guideline_versions": guideline_versions(filters.project),
     }
 
 
@@ -106,5 +116,5 @@ def _charts(figures: Insights) -> dict:
 def _rule_choices(filters: Filters) -> list[str]:
     """The rules to narrow to: those on entries, and the one asked for even if none has it
     (a link from elsewhere), so the form always shows what the figures are narrowed to."""
-    rules = rule_names()
+    rules = rule_names(filters.project)
     return rules if not filters.rule or filters.rule in rules else [*rules, filters.rule]

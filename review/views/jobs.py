@@ -15,8 +15,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from review.jobs import job_status, retry_job, start_job
 from review.models import Job
-from review.permissions import can_decide_plans
+from review.permissions import can_decide_plans, is_member
 from review.views import HtmxHttpRequest
+from review.views.projects import current_project, project_url
 
 
 def _get_job_for_user(request: HttpRequest, pk: int) -> Job:
@@ -26,12 +27,13 @@ def _get_job_for_user(request: HttpRequest, pk: int) -> Job:
     return job
 
 
-def may_start(user, kind: str) -> bool:
-    """Who may start (and so retry) a job of this kind: a proposal is an editor's; the
-    log's export is everyone's, as `GET /api/decisions` is; imports come from the API."""
+def may_start(user, kind: str, project) -> bool:
+    """Who may start (and so retry) a job of this kind in `project`: a proposal is an
+    editor's; the log's export is every member's, as `GET /api/decisions` is; imports come
+    from the API."""
     if kind == Job.Kind.PROPOSE:
-        return can_decide_plans(user)
-    return user.is_authenticated
+        return can_decide_plans(user, project)
+    return is_member(user, project)
 
 
 @require_GET
@@ -41,20 +43,23 @@ def job_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         template,
-        {"job": job, "can_retry": job.can_retry and may_start(request.user, job.kind)},
+        {
+            "job": job,
+            "can_retry": job.can_retry and may_start(request.user, job.kind, job.project_id),
+        },
     )
 
 
 @require_POST
 def job_retry(request: HttpRequest, pk: int) -> HttpResponse:
     job = _get_job_for_user(request, pk)
-    if not may_start(request.user, job.kind):
+    if not may_start(request.user, job.kind, job.project_id):
         raise PermissionDenied("You may not run this job.")
     if not job.can_retry:
         messages.error(request, f"Job {job.pk} has not failed: only a failed job is retried.")
-        return redirect("job", pk=job.pk)
+        return redirect(project_url(request, "job", job.pk))
     retry_job(job)
-    return redirect("job", pk=job.pk)
+    return redirect(project_url(request, "job", job.pk))
 
 
 @require_GET
@@ -71,5 +76,8 @@ def job_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def export_decisions(request: HttpRequest) -> HttpResponse:
-    job = start_job(Job.Kind.EXPORT_DECISIONS, request.user)
-    return redirect("job", pk=job.pk)
+    project = current_project(request)
+    if not may_start(request.user, Job.Kind.EXPORT_DECISIONS, project):
+        raise Http404("No such project.")
+    job = start_job(Job.Kind.EXPORT_DECISIONS, request.user, project=project)
+    return redirect(project_url(request, "job", job.pk))

@@ -8,13 +8,13 @@ from datetime import timedelta
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils import timezone
 
 from review.actions import leases
 from review.decisions import decisions_by, last_undoable
 from review.models import Answer, Case, Lease, Plan, ReviewerSettings, SecondOpinions
 from review.views import HtmxHttpRequest
+from review.views.projects import project_url
 
 Queue = Lease.Queue
 
@@ -22,13 +22,13 @@ Queue = Lease.Queue
 ITEM_PAGES = {Queue.PLANS: "plan", Queue.CASES: "case", Queue.ANSWERS: "answer"}
 
 
-def item_url(queue: str, item_id: int) -> str:
+def item_url(request: HttpRequest, queue: str, item_id: int) -> str:
     """The page of a held item; a plan handed to be curated opens on its curation page."""
     if queue == Queue.PLANS:
         plan = Plan.objects.filter(pk=item_id).first()
         if plan is not None and plan.in_curation:
-            return reverse("plan-curation", args=[item_id])
-    return reverse(ITEM_PAGES[queue], args=[item_id])
+            return project_url(request, "plan-curation", item_id)
+    return project_url(request, ITEM_PAGES[queue], item_id)
 
 
 def stays_after_deciding(user) -> bool:
@@ -45,8 +45,12 @@ def after_deciding(request: HtmxHttpRequest, queue: str, item_id: int, response)
     if stays_after_deciding(request.user):
         return response
     _remember_moved_on(request, queue, item_id)
-    lease = leases.take_next(queue, request.user)
-    url = item_url(queue, lease.item_id) if lease else reverse(f"{queue}-next")
+    # Next goes on in the project of the item just decided.
+    lease = leases.take_next(queue, request.user, leases.item_project_id(queue, item_id))
+    if lease:
+        url = item_url(request, queue, lease.item_id)
+    else:
+        url = project_url(request, f"{queue}-next")
     if request.htmx:
         response["HX-Redirect"] = url
         return response
@@ -107,7 +111,7 @@ def undo_offer(request: HttpRequest, queue: str) -> dict:
     return {
         "undo_offer": {
             "label": f"Undo your {called} on {name}",
-            "url": reverse(undo_url, args=[item.pk]),
+            "url": project_url(request, undo_url, item.pk),
             "version": item.version,
         }
     }
@@ -121,14 +125,14 @@ def after_undoing(request: HttpRequest, queue: str, item_id: int, response) -> H
     return response
 
 
-def presence_strip(queue: str, item_id: int) -> dict:
+def presence_strip(request: HttpRequest, queue: str, item_id: int) -> dict:
     """What the page draws of the "Also here" strip before its first poll fills it in (no
     query: the page's own queries stay as few as they were)."""
     return {
         "presence_queue": queue,
-        "here_url": reverse("item-here", args=[queue, item_id]),
-        "leave_url": reverse("item-leave", args=[queue, item_id]),
-        "next_url": reverse(f"{queue}-next"),
+        "here_url": project_url(request, "item-here", queue, item_id),
+        "leave_url": project_url(request, "item-leave", queue, item_id),
+        "next_url": project_url(request, f"{queue}-next"),
     }
 
 
@@ -155,7 +159,7 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
         first = _first_reviewer_hidden_from(user, queue, item_id)
         names = [UNNAMED if name == first else name for name in names]
         holder = UNNAMED if holder and holder == first else holder
-    return presence_strip(queue, item_id) | {
+    return presence_strip(request, queue, item_id) | {
         "polled": True,
         "others_here": names,
         "held": held,
@@ -163,12 +167,15 @@ def presence(request: HttpRequest, queue: str, item_id: int) -> dict:
         "lease_id": lease.pk if held else page_lease if released else "",
         "released": released,
         "may_take_again": bool(released) and lease is None and _may_take(queue, item_id, user),
-        "take_url": reverse("item-take", args=[queue, item_id]),
+        "take_url": project_url(request, "item-take", queue, item_id),
     }
 
 
 def _may_take(queue: str, item_id: int, user) -> bool:
-    return leases.QUEUES[queue].may_take(user) and leases.may_hold(queue, item_id, user)
+    project = leases.item_project_id(queue, item_id)
+    return leases.QUEUES[queue].may_take(user, project) and leases.may_hold(
+        queue, item_id, user, project
+    )
 
 
 def _posted_id(value: str) -> int | None:

@@ -52,6 +52,7 @@ from review.views.presenters import (
     entry_chunks,
     superseded_notice,
 )
+from review.views.projects import current_project
 from review.views.streaming import streamed_page
 
 HISTORY_PER_PAGE = 100
@@ -101,7 +102,7 @@ def plan_page(
         "anchor_statuses": Entry.AnchorStatus.choices,
         "seen": timezone.now().isoformat(),
         "rule_batch": _offered_batch(request, plan),
-        **presence_strip(Lease.Queue.PLANS, plan.pk),
+        **presence_strip(request, Lease.Queue.PLANS, plan.pk),
         **plan_reviews.review_notice(request, plan, entries),
         **superseded_notice(plan),
     }
@@ -251,14 +252,14 @@ def plan_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
             status, problem = 422, str(refused)
         else:
             _say_accepted(request, plan, rule, decisions, listed=len(versions))
-            return redirect("plan", pk=plan.pk)
+            return redirect(plan_url(request, plan.pk))
     candidates = rule_candidates(plan, rule)
     context = {
         "plan": plan,
         "rule": rule,
         "candidates": candidates,
         "problem": problem,
-        "record": rule_record(rule, plan.proposed_by),
+        "record": rule_record(rule, plan.proposed_by, plan.project_id),
     }
     return render(request, "review/plans/accept_rule.html", context, status=status)
 
@@ -293,7 +294,7 @@ def plan_undo_accept_rule(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"Undid the accept of {_entries(len(undone))}.")
         request.session.pop("rule_batch", None)
-    return redirect("plan", pk=plan.pk)
+    return redirect(plan_url(request, plan.pk))
 
 
 def _listed_versions(request: HttpRequest) -> dict[int, int]:
@@ -321,7 +322,11 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         adjudicate_plan(plan, actor=request.user, expected_version=version)
     except StaleVersion as stale:
         do_note_conflict(request.user, stale)
-        context = {"plan": stale.current, "latest": stale.latest, "urls": PlanUrls(plan.pk)}
+        context = {
+            "plan": stale.current,
+            "latest": stale.latest,
+            "urls": PlanUrls(current_project(request).slug, plan.pk),
+        }
         return render(request, "review/plans/conflict.html", context, status=409)
     except PlanNotAdjudicable as refused:
         if refused.blockers:
@@ -329,7 +334,7 @@ def plan_adjudicate(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             reason = "Not adjudicated: " + "; ".join(refused.problems)
         return plan_page(request, plan, refusal=reason, status=422)
-    done = redirect(plan_url(plan.pk))
+    done = redirect(plan_url(request, plan.pk))
     response = after_deciding(request, Lease.Queue.PLANS, plan.pk, done)
     # Moved on to the next plan, the message is read there, where no download is offered.
     if response.get("HX-Redirect", response.get("Location")) == done["Location"]:
@@ -392,7 +397,7 @@ def plan_history(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for row in decisions
     ]
-    context = {"plan": plan, "page": page, "rows": rows, "plan_url": plan_url(plan.pk)}
+    context = {"plan": plan, "page": page, "rows": rows, "plan_url": plan_url(request, plan.pk)}
     return render(request, "review/plans/history.html", context)
 
 

@@ -32,6 +32,7 @@ from review.permissions import can_curate, can_decide_plans
 from review.views.deciding import NO_VERSION
 from review.views.leasing import after_deciding, presence_strip
 from review.views.presenters import superseded_notice
+from review.views.projects import project_url
 
 
 def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
@@ -44,28 +45,32 @@ def review_notice(request: HttpRequest, plan: Plan, entries) -> dict:
     return {
         "double_review": True,
         "reviewers_in": sum(copy.is_adjudicated for copy in copies),
-        "may_open_copy": can_decide_plans(request.user) and plan.is_open,
-        "differences": len(differing_entries(plan)) if can_curate(request.user) else 0,
+        "may_open_copy": can_decide_plans(request.user, plan.project_id) and plan.is_open,
+        "differences": len(differing_entries(plan))
+        if can_curate(request.user, plan.project_id)
+        else 0,
     }
 
 
 @require_POST
 def plan_review_copy(request: HttpRequest, pk: int) -> HttpResponse:
-    if not can_decide_plans(request.user):
+    plan = get_object_or_404(Plan.objects.visible_to(request.user), pk=pk, review_of__isnull=True)
+    if not can_decide_plans(request.user, plan.project_id):
         raise PermissionDenied("Only editors review plans.")
-    plan = get_object_or_404(Plan, pk=pk, review_of__isnull=True)
     try:
         copy = open_review_copy(plan, actor=request.user)
     except ActionRefused as refused:
         messages.error(request, str(refused))
-        return redirect("plan", pk=plan.pk)
-    return redirect("plan", pk=copy.pk)
+        return redirect(project_url(request, "plan", plan.pk))
+    return redirect(project_url(request, "plan", copy.pk))
 
 
 def _get_plan_for_curator(request: HttpRequest, pk: int) -> Plan:
-    if not can_curate(request.user):
+    plans = Plan.objects.visible_to(request.user).select_related("document")
+    plan = get_object_or_404(plans, pk=pk, review_of__isnull=True)
+    if not can_curate(request.user, plan.project_id):
         raise PermissionDenied("Only curators settle what two editors disagree on.")
-    return get_object_or_404(Plan.objects.select_related("document"), pk=pk, review_of__isnull=True)
+    return plan
 
 
 def _curation_page(
@@ -78,7 +83,7 @@ def _curation_page(
         (entry, found[entry.pk]) for entry in plan.entries.order_by("position") if entry.pk in found
     ]
     context = {
-        **presence_strip(Lease.Queue.PLANS, plan.pk),
+        **presence_strip(request, Lease.Queue.PLANS, plan.pk),
         "plan": plan,
         "rows": _rows_to_settle(request, plan, editing, form),
         "offers": offers,
@@ -187,8 +192,10 @@ def _after_settling(request: HttpRequest, plan: Plan) -> HttpResponse:
     plan.refresh_from_db()
     if plan.is_adjudicated:
         messages.success(request, "Every entry is settled: the plan is adjudicated.")
-        return after_deciding(request, Lease.Queue.PLANS, plan.pk, redirect("plan", pk=plan.pk))
-    return redirect("plan-curation", pk=plan.pk)
+        return after_deciding(
+            request, Lease.Queue.PLANS, plan.pk, redirect(project_url(request, "plan", plan.pk))
+        )
+    return redirect(project_url(request, "plan-curation", plan.pk))
 
 
 @require_POST
@@ -200,7 +207,7 @@ def plan_curate_entry(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespo
         lambda version: curate_entry(entry, pick, actor=request.user, expected_version=version),
     )
     if landed is None:
-        return redirect("plan-curation", pk=plan.pk)
+        return redirect(project_url(request, "plan-curation", plan.pk))
     return _after_settling(request, plan)
 
 
@@ -213,7 +220,7 @@ def plan_curate_edit(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
     form = CurationEditForm(entry, len(plan.document.text), request.POST)
     version = _version_seen(request)
     if version is None:
-        return redirect("plan-curation", pk=plan.pk)
+        return redirect(project_url(request, "plan-curation", plan.pk))
     try:
         curate_entry_edit(
             entry,
@@ -241,4 +248,4 @@ def plan_curate_undo(request: HttpRequest, pk: int, entry_pk: int) -> HttpRespon
         lambda version: undo_settlement(entry, actor=request.user, expected_version=version),
     ):
         messages.success(request, f"Entry #{entry.number} is to settle again.")
-    return redirect("plan-curation", pk=plan.pk)
+    return redirect(project_url(request, "plan-curation", plan.pk))

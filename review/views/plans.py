@@ -7,12 +7,12 @@ Everyone logged in may read; only Editors (and staff) upload, and anyone else ge
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.documents import propose_document
@@ -23,8 +23,9 @@ from review.adapters.plans import colliding_paths, collision_count
 from review.forms import DocumentUploadForm, PlanUploadForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
-from review.permissions import can_decide_plans, can_lead
+from review.permissions import can_decide_plans, can_lead, is_member
 from review.views.lists import order_keys, shown_page
+from review.views.projects import current_project, in_current_project, project_url
 
 # --- the list --------------------------------------------------------------------------------
 
@@ -40,7 +41,11 @@ COLLISIONS_COUNTED = 1000
 
 @require_GET
 def plan_list(request: HttpRequest) -> HttpResponse:
-    return _render_list(request, DocumentUploadForm(), PlanUploadForm())
+    return _render_list(request, DocumentUploadForm(), _plan_form(request))
+
+
+def _plan_form(request: HttpRequest, *args) -> PlanUploadForm:
+    return PlanUploadForm(*args, project=current_project(request))
 
 
 # The filter that shows every plan, superseded ones too.
@@ -51,9 +56,10 @@ LIST_KEYS = order_keys(Plan, ("-created_at", "-pk"))
 
 def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
     status_filter = request.GET.get("status", "")
+    project = current_project(request)
     plans = (
         # Double review: each editor's own copy is not a plan of the list.
-        Plan.objects.filter(review_of__isnull=True)
+        in_current_project(request, Plan.objects.filter(review_of__isnull=True))
         .select_related("document")
         .only(
             "pk",
@@ -74,8 +80,10 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         status_filter = ""
         plans = plans.not_superseded()
     page = shown_page(request, with_holders(plans, Lease.Queue.PLANS), LIST_KEYS, PLANS_PER_PAGE)
-    collisions = colliding_paths(COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
-    counted = collision_count(COLLISIONS_COUNTED) if collisions else 0
+    collisions, counted = [], 0
+    if is_member(request.user, project):
+        collisions = colliding_paths(project, COLLISIONS_SHOWN, COLLIDING_DOCUMENTS_SHOWN)
+        counted = collision_count(project, COLLISIONS_COUNTED) if collisions else 0
     context = {
         "rows": [(plan, plan.counts) for plan in page.object_list],
         "page": page,
@@ -85,9 +93,9 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "collision_count": counted,
         "collisions_more": counted - len(collisions),
         "collisions_counted": COLLISIONS_COUNTED,
-        "can_decide": can_decide_plans(request.user),
-        "can_lead": can_lead(request.user),
-        "next_url": reverse("plans-next"),
+        "can_decide": can_decide_plans(request.user, project),
+        "can_lead": can_lead(request.user, project),
+        "next_url": project_url(request, "plans-next"),
         "document_form": document_form,
         "plan_form": plan_form,
     }
@@ -96,6 +104,7 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
 
 @require_POST
 def upload_document(request: HttpRequest) -> HttpResponse:
+    project = current_project(request)
     form = _editors_form(request, DocumentUploadForm, refusal="Only editors propose plans.")
     if form.is_valid():
         upload = form.cleaned_data["file"]
@@ -106,23 +115,31 @@ def upload_document(request: HttpRequest) -> HttpResponse:
         }
         if runs_in_background(Job.Kind.PROPOSE, upload.name, data):
             job = start_job(
-                Job.Kind.PROPOSE, request.user, name=upload.name, data=data, options=options
+                Job.Kind.PROPOSE,
+                request.user,
+                project=project,
+                name=upload.name,
+                data=data,
+                options=options,
             )
-            return redirect("job", pk=job.pk)
+            return redirect(project_url(request, "job", job.pk))
         stored = _stored_plan(
             request,
             form,
-            lambda: propose_document(upload.name, data, actor=request.user, **options),
+            lambda: propose_document(
+                upload.name, data, actor=request.user, project=project, **options
+            ),
             done="Proposed",
         )
         if stored is not None:
             return stored
-    return _render_list(request, form, PlanUploadForm(), status=422)
+    return _render_list(request, form, _plan_form(request), status=422)
 
 
 @require_POST
 def upload_plan(request: HttpRequest) -> HttpResponse:
-    form = _editors_form(request, PlanUploadForm, refusal="Only editors import plans.")
+    plan_form = partial(PlanUploadForm, project=current_project(request))
+    form = _editors_form(request, plan_form, refusal="Only editors import plans.")
     if form.is_valid():
         document, payload = form.cleaned_data["document"], form.cleaned_data["file"].read()
         stored = _stored_plan(
@@ -137,8 +154,9 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
 
 
 def _editors_form(request: HttpRequest, form_class, *, refusal: str):
-    """The upload form as posted, for an editor; 403 saying `refusal` to anyone else."""
-    if not can_decide_plans(request.user):
+    """The upload form as posted, for an editor of the project worked in; 403 saying
+    `refusal` to anyone else."""
+    if not can_decide_plans(request.user, current_project(request)):
         raise PermissionDenied(refusal)
     return form_class(request.POST, request.FILES)
 
@@ -153,4 +171,4 @@ def _stored_plan(request: HttpRequest, form, store: Callable[[], Plan], *, done:
             form.add_error(None, problem)
         return None
     messages.success(request, f"{done} a plan for {plan.document.label}.")
-    return redirect("plan", pk=plan.pk)
+    return redirect(project_url(request, "plan", plan.pk))

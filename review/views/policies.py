@@ -13,12 +13,13 @@ from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused, StaleVersion
 from review.forms import ReviewPolicyForm
 from review.models import ReviewPolicy
+from review.views.projects import current_project, project_url
 
 
 def _forms(request: HttpRequest, bound: ReviewPolicyForm | None = None) -> list:
     forms = []
     for queue, label in ReviewPolicy.Queue.choices:
-        policy = policy_for(queue)
+        policy = policy_for(queue, current_project(request))
         form = bound if bound is not None and bound.prefix == queue else None
         forms.append((queue, label, policy, form or ReviewPolicyForm.for_policy(policy)))
     return forms
@@ -37,6 +38,7 @@ def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
         try:
             set_policy(
                 queue,
+                project=current_project(request),
                 actor=request.user,
                 expected_version=form.cleaned_data["version"],
                 **form.policy_changes(),
@@ -45,7 +47,7 @@ def policies(request: HttpRequest, queue: str = "") -> HttpResponse:
             form.add_error(None, str(refused))
         else:
             messages.success(request, f"The {queue} policy is saved.")
-            return redirect("policies")
+            return redirect(project_url(request, "policies"))
     context = {"forms": _forms(request, form)}
     return render(request, "review/policies.html", context, status=422)
 
@@ -56,4 +58,4 @@ def review_next(request: HttpRequest, queue: str) -> HttpResponse:
     reviews and curation alike, under a lease, so this sends people there."""
     if queue not in ReviewPolicy.Queue.values:
         raise Http404("No such queue.")
-    return redirect(f"{queue}-next")
+    return redirect(project_url(request, f"{queue}-next"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.urls import reverse
 from django.utils import timezone
@@ -74,9 +75,11 @@ class _PlanAddress:
         if urls is None:
             return self
         if self.per is None:
-            address = reverse(self.name, args=[urls.plan_pk])
+            address = reverse(self.name, args=[urls.project, urls.plan_pk])
         else:
-            address = EntryRoute(self.name, pk=urls.plan_pk, **{self.per: None})
+            address = EntryRoute(
+                self.name, project=urls.project, pk=urls.plan_pk, **{self.per: None}
+            )
         urls.__dict__[self.attr] = address  # read from the instance from now on
         return address
 
@@ -94,16 +97,28 @@ class PlanUrls(TemplateItems):
     entry = _PlanAddress("entry", per="entry_pk")
     edit = _PlanAddress("entry-edit", per="entry_pk")
 
-    def __init__(self, plan_pk: int):
-        self.plan_pk = plan_pk
+    def __init__(self, project: str, plan_pk: int):
+        """`project`: the slug of the plan's project, the first part of every address."""
+        self.project, self.plan_pk = project, plan_pk
         self._decide: dict[str, EntryRoute] = {}
 
     def decide(self, action: str) -> EntryRoute:
         """The route of one of ENTRY_ACTIONS."""
         if action not in self._decide:
-            route = EntryRoute("entry-decide", pk=self.plan_pk, entry_pk=None, action=action)
+            route = EntryRoute(
+                "entry-decide",
+                project=self.project,
+                pk=self.plan_pk,
+                entry_pk=None,
+                action=action,
+            )
             self._decide[action] = route
         return self._decide[action]
+
+    @cached_property
+    def comments(self) -> EntryRoute:
+        """An entry's discussion page (its route names the entry alone, not the plan)."""
+        return EntryRoute("comments", project=self.project, kind="entry", pk=None)
 
     def at_entry(self, entry_pk: int | str) -> str:
         """The plan's page opened at the entry."""
@@ -232,6 +247,7 @@ class EntryRow(TemplateItems):
     merge_url = _row_address(lambda urls: urls.decide("merge"))
     confirm_url = _row_address(lambda urls: urls.decide("confirm-anchor"))
     undo_url = _row_address(lambda urls: urls.decide("undo"))
+    comments_url = _row_address(lambda urls: urls.comments)
 
     @property
     def page_url(self) -> str:

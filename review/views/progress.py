@@ -24,6 +24,7 @@ from review.actions.plan_reviews import AGREED
 from review.actions.revisions import CARRY
 from review.models import ConflictMet, Decision, Entry, Lease, Plan
 from review.permissions import can_lead
+from review.views.projects import current_project
 
 # A pause longer than this between two decisions is a break, not time spent on a decision.
 LONGEST_GAP_SECONDS = 600
@@ -57,14 +58,18 @@ def period_starts() -> tuple:
     return today, today - timedelta(days=today.weekday())
 
 
-def reviewer_figures(user=None) -> list[ReviewerFigures]:
-    """Everyone's figures this week (or only `user`'s), busiest first."""
+def reviewer_figures(user=None, project=None) -> list[ReviewerFigures]:
+    """Everyone's figures this week (or only `user`'s), busiest first; in `project` alone,
+    or (a person's own, on the dashboard) in every project."""
     today, week = period_starts()
     decisions = Decision.objects.filter(actor__isnull=False, at__gte=week).exclude(
         action__in=NOT_DECISIONS
     )
     conflicts = ConflictMet.objects.filter(at__gte=week)
     leases = Lease.objects.filter(expires_at__gt=timezone.now())
+    if project is not None:
+        # Conflicts met are counted in every project: a row names its item only as logged.
+        decisions, leases = decisions.filter(project=project), leases.filter(_held_in_q(project))
     if user is not None:
         decisions = decisions.filter(actor=user)
         conflicts, leases = conflicts.filter(user=user), leases.filter(holder=user)
@@ -74,7 +79,7 @@ def reviewer_figures(user=None) -> list[ReviewerFigures]:
     met = dict(conflicts.values_list("user_id").annotate(n=Count("pk")).order_by())
     held = dict(leases.values_list("holder_id").annotate(n=Count("pk")).order_by())
     names = dict(leases.values_list("holder_id", "holder__username").distinct())
-    medians = median_gaps(week, user)
+    medians = median_gaps(week, user, project)
     rows = {row["actor_id"]: row for row in counts.order_by()}
     people = set(rows) | set(held) | set(met)
     if user is not None:
@@ -99,16 +104,29 @@ def untimed_q(prefix: str = "") -> Q:
     return Q(**{f"{prefix}action__in": UNTIMED}) | Decision.rule_batch_q(prefix)
 
 
-def timed_decisions(since, user=None):
-    """The decisions of `since` on that a person took one at a time, by anyone (or `user`)."""
+def _held_in_q(project) -> Q:
+    """The leases on items of `project`: a lease names its item by queue
+    and id."""
+    held = Q(pk__in=[])
+    for queue, kind in QUEUES.items():
+        items = kind.model.objects.filter(project=project).values("pk")
+        held |= Q(queue=queue, item_id__in=items)
+    return held
+
+
+def timed_decisions(since, user=None, project=None):
+    """The decisions of `since` on that a person took one at a time, by anyone (or `user`),
+    in `project` (or in every one)."""
     rows = Decision.objects.filter(actor__isnull=False, at__gte=since)
+    if project is not None:
+        rows = rows.filter(project=project)
     rows = (
         rows.exclude(action__in=NOT_DECISIONS).exclude(untimed_q()).exclude(untimed_q("undoes__"))
     )
     return rows.filter(actor=user) if user is not None else rows
 
 
-def median_gaps(since, user=None) -> dict[int, float]:
+def median_gaps(since, user=None, project=None) -> dict[int, float]:
     """actor id -> the median seconds between one of their timed decisions and their next,
     breaks left out. Window functions, the same SQL on SQLite and PostgreSQL but for the
     seconds, over the rows `timed_decisions` picks."""
@@ -117,7 +135,7 @@ def median_gaps(since, user=None) -> dict[int, float]:
     else:
         seconds = '(julianday("at") - julianday(prior)) * 86400.0'
     timed, params = (
-        timed_decisions(since, user)
+        timed_decisions(since, user, project)
         .order_by()
         .values("actor_id", "at", "id")
         .query.sql_with_params()
@@ -154,11 +172,11 @@ class QueueFigures:
     hours_left: float | None
 
 
-def queue_figures() -> list[QueueFigures]:
-    """Per queue: what is still waiting, and the pace of the last 24 hours."""
+def queue_figures(project) -> list[QueueFigures]:
+    """Per queue of `project`: what is still waiting, and the pace of the last 24 hours."""
     day_ago = timezone.now() - timedelta(hours=24)
     paced = dict(
-        Decision.objects.filter(at__gte=day_ago, actor__isnull=False)
+        Decision.objects.filter(project=project, at__gte=day_ago, actor__isnull=False)
         .exclude(action__in=NOT_DECISIONS)
         .exclude(action__endswith=".undo")
         .values_list("object_type")
@@ -166,11 +184,11 @@ def queue_figures() -> list[QueueFigures]:
         .order_by()
     )
     proposed_entries = Entry.objects.filter(
-        plan__status=Plan.Status.OPEN, state=Entry.State.PROPOSED
+        plan__project=project, plan__status=Plan.Status.OPEN, state=Entry.State.PROPOSED
     ).count()
     figures = []
     for queue, kind in QUEUES.items():
-        left = kind.waiting().count()
+        left = kind.waiting(project).count()
         work = proposed_entries if queue == Lease.Queue.PLANS else left
         detail = f"{proposed_entries} entries still proposed" if queue == Lease.Queue.PLANS else ""
         per_hour = paced.get(QUEUE_OBJECTS[queue], 0) / 24
@@ -188,11 +206,12 @@ def queue_figures() -> list[QueueFigures]:
 
 @require_GET
 def progress(request: HttpRequest) -> HttpResponse:
-    if not can_lead(request.user):
+    project = current_project(request)
+    if not can_lead(request.user, project):
         raise PermissionDenied("The progress page is for leads and staff.")
     context = {
-        "reviewers": reviewer_figures(),
-        "queues": queue_figures(),
+        "reviewers": reviewer_figures(project=project),
+        "queues": queue_figures(project),
         "longest_gap_minutes": LONGEST_GAP_SECONDS // 60,
     }
     return render(request, "review/progress.html", context)

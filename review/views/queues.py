@@ -15,16 +15,17 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from review.actions import leases
 from review.actions.reviewers import do_set_stay_after_deciding
 from review.decisions import ActionRefused
 from review.models import Lease
+from review.permissions import is_member
 from review.views import HtmxHttpRequest, cases, entries
 from review.views.leasing import item_url, presence, undo_offer
 from review.views.plan_context import get_plan_for_user
+from review.views.projects import current_project, project_url
 
 Queue = Lease.Queue
 
@@ -50,28 +51,29 @@ def _open_item(request: HttpRequest, queue: str, pk: int) -> str:
 @require_http_methods(["GET", "POST"])
 def queue_next(request: HttpRequest, queue: str) -> HttpResponse:
     queue = _queue(queue)
-    may_take = leases.QUEUES[queue].may_take(request.user)
+    project = current_project(request)
+    may_take = leases.QUEUES[queue].may_take(request.user, project)
     if request.method == "POST":
         if not may_take:
             raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
         try:
-            lease = leases.take_next(queue, request.user)
+            lease = leases.take_next(queue, request.user, project)
         except ActionRefused as refused:
             messages.error(request, str(refused))
-            return redirect(f"{queue}-next")
+            return redirect(project_url(request, f"{queue}-next"))
         if lease is not None:
-            return redirect(item_url(queue, lease.item_id))
+            return redirect(item_url(request, queue, lease.item_id))
         messages.info(
             request, f"Nothing is waiting in {Queue(queue).label.lower()} that nobody else holds."
         )
-        return redirect(f"{queue}-next")
+        return redirect(project_url(request, f"{queue}-next"))
     context = {
         "queue": queue,
         "queue_label": Queue(queue).label,
-        "waiting": leases.waiting_count(queue, request.user),
+        "waiting": leases.waiting_count(queue, request.user, project),
         "may_take": may_take,
-        "list_url": reverse(queue),
-        "next_url": reverse(f"{queue}-next"),
+        "list_url": project_url(request, queue),
+        "next_url": project_url(request, f"{queue}-next"),
         **undo_offer(request, queue),
     }
     return render(request, "review/queues/next.html", context)
@@ -104,7 +106,8 @@ def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     """Take an item again (its page offers it after a lead released the person's lease):
     refused while someone else holds it. Over htmx, the strip it changed."""
     queue = _open_item(request, queue, pk)
-    if not leases.QUEUES[queue].may_take(request.user):
+    project = leases.item_project_id(queue, pk)
+    if not leases.QUEUES[queue].may_take(request.user, project):
         raise PermissionDenied(f"You do not review {Queue(queue).label.lower()}.")
     refused = ""
     try:
@@ -114,7 +117,7 @@ def item_take(request: HtmxHttpRequest, queue: str, pk: int) -> HttpResponse:
     if not request.htmx:
         if refused:
             messages.error(request, refused)
-        return redirect(item_url(queue, pk))
+        return redirect(item_url(request, queue, pk))
     context = presence(request, queue, pk) | {
         "seen": request.POST.get("seen", ""),
         "take_refused": refused,
@@ -138,12 +141,14 @@ def item_leave(request: HttpRequest, queue: str, pk: int) -> HttpResponse:
 def lease_release(request: HttpRequest, pk: int) -> HttpResponse:
     """A lead (or staff) releases someone else's lease from a list page."""
     lease = get_object_or_404(Lease.objects.select_related("holder"), pk=pk)
+    if not is_member(request.user, leases.item_project_id(lease.queue, lease.item_id)):
+        raise Http404("No such lease.")
     try:
         leases.release_for_holder(lease, actor=request.user)
     except ActionRefused as refused:
         raise PermissionDenied(str(refused)) from refused
     messages.success(request, f"Released {lease.holder.username}'s hold.")
-    return redirect(lease.queue)
+    return redirect(project_url(request, lease.queue))
 
 
 # What else a poll brings, per queue: the plan's changed entries, the case's verdict; each

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -20,12 +20,16 @@ from review.adapters.revisions import latest_revision
 from review.forms import RevisionUploadForm
 from review.models import Document, Plan
 from review.permissions import can_decide_plans
+from review.views.projects import project_url
 
 
 def _get_document_for_user(request: HttpRequest, pk: int, *, upload: bool = False) -> Document:
-    if upload and not can_decide_plans(request.user):
+    document = get_object_or_404(Document.objects.select_related("revision_of"), pk=pk)
+    if not document.visible_to(request.user):
+        raise Http404("No such document.")
+    if upload and not can_decide_plans(request.user, document.project_id):
         raise PermissionDenied("Only editors add revisions.")
-    return get_object_or_404(Document.objects.select_related("revision_of"), pk=pk)
+    return document
 
 
 @require_GET
@@ -47,7 +51,7 @@ def revision_upload(request: HttpRequest, pk: int) -> HttpResponse:
                 form.add_error(None, problem)
         else:
             messages.success(request, _stored_message(revised))
-            return redirect("revision", pk=revised.revision.pk)
+            return redirect(project_url(request, "revision", revised.revision.pk))
     return _render_revision(request, document, form, status=422)
 
 
@@ -91,7 +95,7 @@ def _render_revision(request, document: Document, form, status: int = 200) -> Ht
         "plans": Plan.objects.filter(document=document).order_by("-created_at", "-pk"),
         "line": _line(latest),
         "latest": latest,
-        "can_upload": can_decide_plans(request.user) and latest == document,
+        "can_upload": can_decide_plans(request.user, document.project_id) and latest == document,
         "form": form,
     }
     return render(request, "review/revisions/revision.html", context, status=status)

@@ -37,7 +37,8 @@ def may_decide_now(user, item: SecondOpinions, may_decide: bool) -> bool:
     never the first reviewer while the second opinion is awaited."""
     stage = item.review_stage
     if stage == item.IN_CURATION:
-        return can_curate(user) and user.pk not in (item.first_by_id, item.second_by_id)
+        curates = can_curate(user, item.project_id)
+        return curates and user.pk not in (item.first_by_id, item.second_by_id)
     if stage == item.AWAITING_SECOND:
         return may_decide and item.first_by_id != user.pk
     return may_decide
@@ -53,7 +54,7 @@ def may_undo_now(user, item: SecondOpinions, history, *, may_decide: bool, undo:
         return False
     if item.review_stage == item.SINGLE:
         return may_decide
-    if can_curate(user):
+    if can_curate(user, item.project_id):
         return True
     return may_decide and latest.actor_id == user.pk
 

@@ -12,7 +12,8 @@ from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
-from review.models import Job
+from review.models import Job, Membership, Project
+from review.models.projects import default_project_id
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
@@ -56,17 +57,17 @@ def everything(reviewers, django_user_model):
         "plan": plan,
         "pages": [
             "/",
-            "/plans/",
-            f"/plans/{plan.pk}/",
-            f"/plans/{plan.pk}/history/",
-            f"/plans/{plan.pk}/accept-rule/?rule=rule:heading",
-            "/plans/next/",
-            "/cases/",
-            f"/cases/{case.pk}/",
-            "/cases/next/",
-            "/answers/",
-            f"/answers/{answer.pk}/",
-            "/answers/next/",
+            "/p/default/plans/",
+            f"/p/default/plans/{plan.pk}/",
+            f"/p/default/plans/{plan.pk}/history/",
+            f"/p/default/plans/{plan.pk}/accept-rule/?rule=rule:heading",
+            "/p/default/plans/next/",
+            "/p/default/cases/",
+            f"/p/default/cases/{case.pk}/",
+            "/p/default/cases/next/",
+            "/p/default/answers/",
+            f"/p/default/answers/{answer.pk}/",
+            "/p/default/answers/next/",
         ],
     }
 
@@ -89,7 +90,7 @@ def test_every_page_has_no_serious_accessibility_violation(page, everything, use
 
 def test_the_progress_page_has_no_serious_accessibility_violation(page, everything) -> None:
     log_in(page, "lena")
-    page.goto("/progress/")
+    page.goto("/p/default/progress/")
     assert violations(page) == []
 
 
@@ -100,17 +101,17 @@ def test_the_insights_revision_and_job_pages_have_no_serious_accessibility_viola
     while it waits and once it failed."""
     editor = reviewers["editor"]
     revised = revise(decided_plan(editor), editor)
-    waiting = start_job(Job.Kind.EXPORT_DECISIONS, editor)
-    failed = start_job(Job.Kind.IMPORT_CASES, editor, data=b"{}\n")
+    waiting = start_job(Job.Kind.EXPORT_DECISIONS, editor, project=default_project_id())
+    failed = start_job(Job.Kind.IMPORT_CASES, editor, project=default_project_id(), data=b"{}\n")
     Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="line 1: no case_id")
 
     log_in(page, "editor")
     paths = [
-        "/insights/",
-        f"/documents/{revised.revision.pk}/",
-        f"/documents/{revised.revision.revision_of_id}/",
-        f"/jobs/{waiting.pk}/",
-        f"/jobs/{failed.pk}/",
+        "/p/default/insights/",
+        f"/p/default/documents/{revised.revision.pk}/",
+        f"/p/default/documents/{revised.revision.revision_of_id}/",
+        f"/p/default/jobs/{waiting.pk}/",
+        f"/p/default/jobs/{failed.pk}/",
     ]
     assert violations_on(page, paths) == {}
 
@@ -121,7 +122,25 @@ def test_the_policies_pages_have_no_serious_accessibility_violation(page, review
     double_review("cases", reasons=["uncited_claims"])
 
     log_in(page, "boss")
-    assert violations_on(page, ["/policies/", "/policies/cases/"]) == {}
+    assert violations_on(page, ["/p/default/policies/", "/p/default/policies/cases/"]) == {}
+
+
+def test_the_project_pages_and_the_switcher_have_no_serious_accessibility_violation(
+    page, reviewers
+) -> None:
+    """The projects list, a new project's form, a project's members page, and the dashboard
+    with its projects, the top bar's switcher open."""
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    project = Project.objects.create(name="Readmes", slug="readmes", description="Real ones.")
+    Membership.objects.create(project=project, user=reviewers["editor"], editor=True, lead=True)
+
+    log_in(page, "boss")
+    paths = ["/projects/", "/projects/new/", "/projects/readmes/members/"]
+    assert violations_on(page, paths) == {}
+    page.goto("/")
+    page.locator(".project-switcher summary").click()
+    assert violations(page) == []
 
 
 def test_the_curation_pages_have_no_serious_accessibility_violation(page, reviewers) -> None:
@@ -156,9 +175,9 @@ def test_the_curation_pages_have_no_serious_accessibility_violation(page, review
 
     log_in(page, "curator")
     paths = [
-        f"/plans/{plan.pk}/curation/",
-        f"/plans/{plan.pk}/curation/?edit={last.pk}",
-        f"/cases/{case.pk}/",
-        f"/answers/{answer.pk}/",
+        f"/p/default/plans/{plan.pk}/curation/",
+        f"/p/default/plans/{plan.pk}/curation/?edit={last.pk}",
+        f"/p/default/cases/{case.pk}/",
+        f"/p/default/answers/{answer.pk}/",
     ]
     assert violations_on(page, paths) == {}

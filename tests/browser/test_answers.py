@@ -30,7 +30,7 @@ def answer(reviewers):
 
 def test_a_reader_follows_a_citation_to_its_reference(page, answer):
     log_in(page, "reader")
-    page.goto("/answers/")
+    page.goto("/p/default/answers/")
     page.get_by_label("Search questions and answers").fill("compartments")
     page.get_by_role("button", name="Search").click()
     page.get_by_role("link", name="How are fire compartments sized?").click()
@@ -49,7 +49,7 @@ def test_a_reader_follows_a_citation_to_its_reference(page, answer):
 
 def test_an_editor_publishes_an_answer_without_leaving_the_page(page, answer):
     log_in(page, "editor")
-    page.goto(f"/answers/{answer.pk}/")
+    page.goto(f"/p/default/answers/{answer.pk}/")
 
     page.get_by_role("button", name="Publish").click()
 
@@ -72,8 +72,8 @@ def test_publishing_an_answer_someone_withdrew_first_says_so_and_what_to_do(
         first = other.new_page()
         log_in(first, "editor")
         log_in(page, "editor")
-        first.goto(f"/answers/{answer.pk}/")
-        page.goto(f"/answers/{answer.pk}/")
+        first.goto(f"/p/default/answers/{answer.pk}/")
+        page.goto(f"/p/default/answers/{answer.pk}/")
         first.get_by_role("button", name="Withdraw").click()
         expect(first.locator("#decision .verdict-state")).to_contain_text("Withdrawn")
     finally:
@@ -96,7 +96,7 @@ def test_a_reader_tells_the_citations_finalization_added_from_the_models_own(pag
     import_answers([line])
     answer = Answer.objects.get(answer_id="a-124")
     log_in(page, "reader")
-    page.goto(f"/answers/{answer.pk}/")
+    page.goto(f"/p/default/answers/{answer.pk}/")
 
     body = page.get_by_label("Finalized answer")
     replaced = body.get_by_role("link", name="[1], citation replaced, unverified")

@@ -34,7 +34,7 @@ def flagged_case(reviewers):
 
 def test_a_moderator_walks_the_sentences_by_keyboard_and_overturns_with_a_note(page, flagged_case):
     log_in(page, "moderator")
-    page.goto("/cases/")
+    page.goto("/p/default/cases/")
     page.get_by_role("link", name="c-900").click()
     page.wait_for_url(f"**/cases/{flagged_case.pk}/")
     page.wait_for_load_state()  # the keys listen once the page's script has run
@@ -86,7 +86,7 @@ def test_a_sentence_reached_from_the_evidence_table_is_where_the_keys_walk_on_fr
     page, flagged_case
 ):
     log_in(page, "reader")
-    page.goto(f"/cases/{flagged_case.pk}/")
+    page.goto(f"/p/default/cases/{flagged_case.pk}/")
     page.wait_for_load_state()
     sentences = page.locator("[data-sentence]")
 
@@ -106,8 +106,8 @@ def test_a_verdict_someone_else_gave_first_takes_the_focus_and_keeps_the_note(
         first = other.new_page()
         log_in(first, "moderator")
         log_in(page, "moderator")
-        first.goto(f"/cases/{flagged_case.pk}/")
-        page.goto(f"/cases/{flagged_case.pk}/")
+        first.goto(f"/p/default/cases/{flagged_case.pk}/")
+        page.goto(f"/p/default/cases/{flagged_case.pk}/")
         first.get_by_role("button", name="Uphold").click()
         expect(first.locator("#verdict .verdict-state")).to_contain_text("Upheld")
     finally:
@@ -138,7 +138,7 @@ def test_markup_in_a_rationale_is_shown_as_text_and_never_runs(page, reviewers):
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     log_in(page, "reader")
 
-    page.goto(f"/cases/{case.pk}/")
+    page.goto(f"/p/default/cases/{case.pk}/")
 
     expect(page.locator("[data-sentence]").first).to_contain_text(
         '<script>window.__xss = "rationale"; alert(1)</script>'

@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from playwright.sync_api import expect
 
 from review.models import Entry
 from tests.browser.conftest import log_in
 from tests.builders.cases_answers import RULE_MATCH, make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 # Listens before any script of the page runs; a violation is reported to the test.
 REPORT_VIOLATIONS = """
@@ -47,7 +46,7 @@ def violations(page) -> list[str]:
 def lead(transactional_db, django_user_model):
     """One person who may decide plans, cases and answers, so one login reaches every page."""
     user = user_in(django_user_model, "lead", "Editors")
-    user.groups.add(Group.objects.get_or_create(name="Moderators")[0])
+    member(user, None, "moderator")
     return user
 
 
@@ -69,18 +68,18 @@ def test_every_page_works_under_the_policy_and_htmx_still_swaps(page, violations
     log_in(page, "lead")
     for path in (
         "/",
-        "/plans/",
-        f"/plans/{plan.pk}/",
-        "/cases/",
-        f"/cases/{case.pk}/",
-        "/answers/",
-        f"/answers/{answer.pk}/",
+        "/p/default/plans/",
+        f"/p/default/plans/{plan.pk}/",
+        "/p/default/cases/",
+        f"/p/default/cases/{case.pk}/",
+        "/p/default/answers/",
+        f"/p/default/answers/{answer.pk}/",
         "/admin/login/",
     ):
         visit(page, path)
 
     # Accepting by key is an htmx POST whose answer is swapped into the page.
-    visit(page, f"/plans/{plan.pk}/")
+    visit(page, f"/p/default/plans/{plan.pk}/")
     first = entries_of(plan)[0]
     expect(page.locator(f"#entry-{first.pk}")).to_be_focused()
     page.keyboard.press("a")

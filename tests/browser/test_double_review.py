@@ -33,7 +33,7 @@ def log_out(page) -> None:
 
 def take_next(page, queue: str) -> None:
     """Press Next on the queue's page, as a reviewer handed their next item does."""
-    page.goto(f"/{queue}/next/")
+    page.goto(f"/p/default/{queue}/next/")
     page.wait_for_load_state()  # the n key listens once the page's script has run
     page.keyboard.press("n")
 
@@ -48,7 +48,7 @@ def test_two_moderators_disagree_blind_and_a_curator_settles_the_case(page, doub
     page.get_by_role("button", name="Uphold").click()
     # Handed by the queue, so the next item opens: there is none, so the queue's page.
     page.wait_for_url("**/cases/next/")
-    page.goto(f"/cases/{case.pk}/")
+    page.goto(f"/p/default/cases/{case.pk}/")
     expect(panel).to_contain_text("a second reviewer decides blind")
     expect(panel.get_by_role("button", name="Uphold")).to_have_count(0)
     log_out(page)
@@ -80,7 +80,7 @@ def test_two_moderators_disagree_blind_and_a_curator_settles_the_case(page, doub
     page.wait_for_url("**/cases/next/")
 
     # Second thoughts: the curator takes the settlement back from the page, with its key.
-    page.goto(f"/cases/{case.pk}/")
+    page.goto(f"/p/default/cases/{case.pk}/")
     expect(panel).to_contain_text("A curator settled two opinions")
     page.wait_for_load_state()
     page.keyboard.press("z")
@@ -107,7 +107,9 @@ def review_in_own_copy(page, plan, keys: str) -> None:
     """Be handed `plan` by the queue's Next (it opens one's own copy), decide its entries in
     order by key, then hand it in."""
     take_next(page, "plans")
-    page.wait_for_url(lambda url: "/next/" not in url and f"/plans/{plan.pk}/" not in url)
+    page.wait_for_url(
+        lambda url: "/p/default/next/" not in url and f"/p/default/plans/{plan.pk}/" not in url
+    )
     page.wait_for_load_state()  # the keys listen once the page's script has run
     expect(page.locator(".review-notice")).to_contain_text("only you see your decisions")
     for key in keys:

@@ -34,7 +34,7 @@ def test_an_editor_reads_a_rules_record_and_confirms_twice_before_accepting_it_u
     expect(row).to_contain_text("on 2 documents")
     expect(page.get_by_role("img", name=re.compile("accepted as proposed"))).to_be_visible()
 
-    page.goto(f"/plans/{plan.pk}/accept-rule/?rule=rule:heading")
+    page.goto(f"/p/default/plans/{plan.pk}/accept-rule/?rule=rule:heading")
     record = page.locator("#rule-record")
     expect(record).to_contain_text("3 of 4")
     expect(record).to_contain_text("Not validated")
@@ -47,7 +47,7 @@ def test_an_editor_reads_a_rules_record_and_confirms_twice_before_accepting_it_u
     expect(page.locator(".message")).to_contain_text("Accepted")
     assert Decision.objects.filter(action="entry.accept").count() == len(entries_of(plan))
     # What was accepted unseen does not count: the record is as it was, with them beside it.
-    page.goto("/insights/")
+    page.goto("/p/default/insights/")
     page.get_by_role("combobox", name="Rule").select_option("rule:heading")
     page.get_by_role("button", name="Show").click()
     row = page.locator('tr[data-rule="rule:heading"]')

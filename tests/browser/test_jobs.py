@@ -22,7 +22,7 @@ def test_a_long_pdf_is_proposed_in_the_background_and_the_page_follows_it(
     settings.TASKS = DATABASE_TASKS
     settings.JOB_INLINE_MAX_PDF_PAGES = 1
     log_in(page, "editor")
-    page.goto("/plans/")
+    page.goto("/p/default/plans/")
     form = page.get_by_role("region", name="Propose a plan for a document")
     form.locator("input[type=file]").set_input_files(str(GUIDE_PDF))
     form.get_by_role("button", name="Upload and propose").click()

@@ -28,7 +28,7 @@ def test_a_lead_s_release_sticks_on_the_holder_s_open_plan_until_they_take_it_ag
 ) -> None:
     plan = make_plan(3)
     log_in(page, "editor")
-    page.goto("/plans/")
+    page.goto("/p/default/plans/")
     page.get_by_role("button", name="Next plan").click()
     page.wait_for_url(f"**/plans/{plan.pk}/")
     strip = page.locator("#presence")
@@ -36,7 +36,7 @@ def test_a_lead_s_release_sticks_on_the_holder_s_open_plan_until_they_take_it_ag
 
     lead = second_person(browser, live_server, django_user_model, "lena", "Leads")
     try:
-        lead.goto("/plans/")
+        lead.goto("/p/default/plans/")
         expect(lead.locator("tbody")).to_contain_text("editor since")
         lead.get_by_role("button", name="Release").click()
         expect(lead.locator(".messages")).to_contain_text("Released editor's hold.")
@@ -52,7 +52,7 @@ def test_a_lead_s_release_sticks_on_the_holder_s_open_plan_until_they_take_it_ag
         expect(strip).to_contain_text("lena released your hold", timeout=LIVE)
         polls(page, 1)
         assert not Lease.objects.exists()
-        lead.goto("/plans/")
+        lead.goto("/p/default/plans/")
         expect(lead.locator("tbody")).not_to_contain_text("editor since")
 
         strip.get_by_role("button", name="Take it again").click()
@@ -61,7 +61,7 @@ def test_a_lead_s_release_sticks_on_the_holder_s_open_plan_until_they_take_it_ag
         assert list(Lease.objects.values_list("item_id", "holder__username")) == [
             (plan.pk, "editor")
         ]
-        lead.goto("/plans/")
+        lead.goto("/p/default/plans/")
         expect(lead.locator("tbody")).to_contain_text("editor since")
     finally:
         quiet(lead)

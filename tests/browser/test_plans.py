@@ -32,7 +32,7 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
     plan = make_plan(4)
     first, second, third, fourth, fifth = entries_of(plan)
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(row(page, first)).to_be_focused()
 
     page.keyboard.press("?")
@@ -116,7 +116,7 @@ def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None
     first = Entry.objects.select_related("plan").get(pk=first.pk)
     entry_actions.accept_entry(first, actor=reviewers["editor"], expected_version=first.version)
     log_in(page, "reader")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     # The page opens on the first entry still proposed, in both panes.
     expect(row(page, entry)).to_have_class(re.compile(r"\bis-current\b"))
     expect(page.locator(f"#seg-{entry.pk}")).to_have_class(re.compile(r"\bis-current\b"))
@@ -138,7 +138,7 @@ def test_with_javascript_off_an_editor_still_decides_and_edits(
     page.set_default_timeout(10_000)
     try:
         log_in(page, "editor")
-        page.goto(f"/plans/{plan.pk}/")
+        page.goto(f"/p/default/plans/{plan.pk}/")
         row(page, first).get_by_role("button", name="Accept").click()
         expect_state(page, first, "accepted")
         row(page, second).get_by_role("button", name="Merge into previous").click()
@@ -164,7 +164,7 @@ def test_a_refused_keyboard_decision_brings_the_editor_back_to_the_entry_and_say
     first = Entry.objects.select_related("plan").get(pk=first.pk)
     entry_actions.reject_entry(first, actor=reviewers["editor"], expected_version=first.version)
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/?entry={second.pk}")
+    page.goto(f"/p/default/plans/{plan.pk}/?entry={second.pk}")
     expect(row(page, second)).to_be_focused()
 
     # "m" moves on at once; the server refuses (the entry before is rejected), so the
@@ -187,7 +187,7 @@ def test_an_edit_that_comes_back_with_a_question_or_an_error_puts_the_keyboard_t
     plan = make_plan(2)
     entry = entries_of(plan)[1]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/?entry={entry.pk}")
+    page.goto(f"/p/default/plans/{plan.pk}/?entry={entry.pk}")
     page.keyboard.press("e")
     expect(page.get_by_label("Title")).to_be_focused()
 
@@ -217,7 +217,7 @@ def test_on_a_long_plan_the_keys_cross_from_one_list_of_entries_to_the_next(
     entries = entries_of(plan)
     last_of_first, first_of_second = entries[ENTRY_CHUNK - 1], entries[ENTRY_CHUNK]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/?entry={last_of_first.pk}")
+    page.goto(f"/p/default/plans/{plan.pk}/?entry={last_of_first.pk}")
     expect(row(page, last_of_first)).to_be_focused()
     page.keyboard.press("j")
     expect(row(page, first_of_second)).to_be_focused()
@@ -245,7 +245,7 @@ def test_far_lists_of_a_long_plan_are_drawn_whole_as_they_come_into_view_or_a_ke
     entries = entries_of(plan)
     middle, last = entries[ENTRY_CHUNK * 3], entries[-1]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(row(page, entries[0])).to_be_focused()
     for far in (middle, last):
         expect(row(page, far)).to_have_class(re.compile(r"\bentry-light\b"))
@@ -258,7 +258,7 @@ def test_far_lists_of_a_long_plan_are_drawn_whole_as_they_come_into_view_or_a_ke
     # A key pressed while the row's list is still on its way waits for it, then decides.
     held = []
     page.route("**/entries/list/**", lambda request: held.append(request))
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(row(page, last)).to_have_class(re.compile(r"\bentry-light\b"))
     page.evaluate("window.stillHere = true")
     row(page, last).locator(".entry-title a").click()
@@ -280,7 +280,7 @@ def test_the_entry_filter_hides_rows_in_place_and_a_decided_row_follows_it(page,
     plan = make_plan(4)
     first, second, third, fourth = entries_of(plan)[:4]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/?entry={second.pk}")
+    page.goto(f"/p/default/plans/{plan.pk}/?entry={second.pk}")
     page.locator("#filter-state").select_option("proposed")
     expect(page.locator("#announce")).to_have_text(f"{len(entries_of(plan))} entries shown.")
     row(page, second).click()
@@ -301,7 +301,7 @@ def test_a_on_a_fuzzy_entry_stays_there_and_asks_so_c_confirms_that_anchor(page,
     first, fuzzy, third = entries_of(plan)[:3]
     update_entries(Entry.objects.filter(pk=fuzzy.pk), anchor_status="fuzzy")
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/?entry={fuzzy.pk}")
+    page.goto(f"/p/default/plans/{plan.pk}/?entry={fuzzy.pk}")
     expect(row(page, fuzzy)).to_be_focused()
 
     page.keyboard.press("a")

@@ -33,7 +33,7 @@ def test_next_hands_two_moderators_different_cases_and_leaving_lets_one_go(
 ) -> None:
     first, second = make_case("c-1"), make_case("c-2")
     log_in(page, "moderator")
-    page.goto("/cases/")
+    page.goto("/p/default/cases/")
     page.wait_for_load_state()
     page.keyboard.press("n")
     page.wait_for_url(f"**/cases/{first.pk}/")
@@ -41,7 +41,7 @@ def test_next_hands_two_moderators_different_cases_and_leaving_lets_one_go(
 
     other = second_person(browser, live_server, django_user_model, "moderator2", "Moderators")
     try:
-        other.goto("/cases/")
+        other.goto("/p/default/cases/")
         expect(other.locator("tbody tr").first).to_contain_text("moderator since")
         other.get_by_role("button", name="Next case").click()
         other.wait_for_url(f"**/cases/{second.pk}/")
@@ -49,7 +49,7 @@ def test_next_hands_two_moderators_different_cases_and_leaving_lets_one_go(
         # holds theirs (looked at from another tab, since leaving a page lets its case go).
         page.goto("/")
         tab = other.context.new_page()
-        tab.goto("/cases/")
+        tab.goto("/p/default/cases/")
         expect(tab.locator("tbody tr").first).not_to_contain_text("moderator since")
         expect(tab.locator("tbody tr").nth(1)).to_contain_text("moderator2 since")
         assert list(Lease.objects.values_list("item_id", flat=True)) == [second.pk]
@@ -64,10 +64,10 @@ def test_two_editors_see_each_other_and_each_other_s_decisions_in_place(
     plan = make_plan(3)
     first = entries_of(plan)[0]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     other = second_person(browser, live_server, django_user_model, "editor2", "Editors")
     try:
-        other.goto(f"/plans/{plan.pk}/")
+        other.goto(f"/p/default/plans/{plan.pk}/")
         expect(page.locator("#presence")).to_contain_text("Also here: editor2", timeout=LIVE)
         expect(other.locator("#presence")).to_contain_text("Also here: editor", timeout=LIVE)
 
@@ -95,11 +95,11 @@ def test_a_decision_on_a_far_entry_comes_into_its_light_list_whole_and_can_be_de
     last = entries_of(plan)[-1]
     page.route("**/entries/list/**", lambda request: None)
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(page.locator(f"#entry-{last.pk}")).to_have_class(re.compile(r"\bentry-light\b"))
     other = second_person(browser, live_server, django_user_model, "editor2", "Editors")
     try:
-        other.goto(f"/plans/{plan.pk}/?entry={last.pk}")
+        other.goto(f"/p/default/plans/{plan.pk}/?entry={last.pk}")
         expect(other.locator(f"#entry-{last.pk}")).to_be_focused()
         other.keyboard.press("a")
         expect(other.locator(f"#entry-{last.pk}")).to_have_class(re.compile(r"\bstate-accepted\b"))
@@ -119,12 +119,12 @@ def test_a_note_being_typed_survives_another_moderator_s_verdict(
 ) -> None:
     case = make_case("c-1")
     log_in(page, "moderator")
-    page.goto(f"/cases/{case.pk}/")
+    page.goto(f"/p/default/cases/{case.pk}/")
     note = page.get_by_label("Note")
     note.fill("Reads as a threat to me.")
     other = second_person(browser, live_server, django_user_model, "moderator2", "Moderators")
     try:
-        other.goto(f"/cases/{case.pk}/")
+        other.goto(f"/p/default/cases/{case.pk}/")
         other.get_by_label("Note").fill("Satire, clearly.")
         other.get_by_role("button", name="Overturn").click()
         expect(other.locator("#verdict-badge")).to_have_text("Verdict: Overturned")
@@ -145,7 +145,7 @@ def test_u_takes_back_the_last_decision_from_anywhere_and_j_jumps_to_what_needs_
     plan = make_plan(4)
     first, second, third = entries_of(plan)[:3]
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(page.locator(f"#entry-{first.pk}")).to_be_focused()
     page.keyboard.press("a")
     expect(page.locator(f"#entry-{first.pk}")).to_have_class(re.compile(r"\bstate-accepted\b"))
@@ -172,7 +172,7 @@ def test_u_takes_back_the_last_decision_from_anywhere_and_j_jumps_to_what_needs_
 def test_a_moderator_upholds_and_takes_it_back_by_keyboard(page, reviewers) -> None:
     case = make_case("c-1")
     log_in(page, "moderator")
-    page.goto(f"/cases/{case.pk}/")
+    page.goto(f"/p/default/cases/{case.pk}/")
     page.wait_for_load_state()
     page.keyboard.press("u")
     expect(page.locator("#verdict-badge")).to_have_text("Verdict: Upheld")
@@ -184,7 +184,7 @@ def test_the_entry_filter_and_find_in_the_document(page, reviewers) -> None:
     plan = make_plan(3)
     first, second, third, fourth = entries_of(plan)
     log_in(page, "editor")
-    page.goto(f"/plans/{plan.pk}/")
+    page.goto(f"/p/default/plans/{plan.pk}/")
     expect(page.locator("#doc-pane")).to_have_js_property("scrollTop", 0)
     page.keyboard.press("a")
     expect(page.locator(f"#entry-{first.pk}")).to_have_class(re.compile(r"\bstate-accepted\b"))
@@ -204,7 +204,7 @@ def test_the_entry_filter_and_find_in_the_document(page, reviewers) -> None:
 def test_z_after_next_moved_on_undoes_the_verdict_left_behind(page, reviewers) -> None:
     first, second = make_case("c-1"), make_case("c-2")
     log_in(page, "moderator")
-    page.goto("/cases/")
+    page.goto("/p/default/cases/")
     page.wait_for_load_state()
     page.keyboard.press("n")
     page.wait_for_url(f"**/cases/{first.pk}/")

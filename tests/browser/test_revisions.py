@@ -55,7 +55,7 @@ def test_an_editor_carries_a_plan_to_a_new_revision_and_settles_it_by_looking(
     old_export = export_plan(first)
 
     log_in(page, "editor")
-    page.goto(f"/plans/{first.pk}/")
+    page.goto(f"/p/default/plans/{first.pk}/")
     page.get_by_role("link", name="New revision…").click()
     page.get_by_label("Revised document").set_input_files(str(REVISED))
     page.get_by_role("button", name="Upload revision").click()
@@ -78,7 +78,7 @@ def test_an_editor_carries_a_plan_to_a_new_revision_and_settles_it_by_looking(
 
     # n and p jump between the entries that need the editor, in order.
     assert not entries[0].needs_a_person, "the first section was untouched and kept"
-    page.goto(f"/plans/{carried.pk}/?entry={entries[0].pk}")
+    page.goto(f"/p/default/plans/{carried.pk}/?entry={entries[0].pk}")
     page.keyboard.press("J")
     expect(row(page, need[0])).to_be_focused()
     page.keyboard.press("K")
@@ -88,7 +88,7 @@ def test_an_editor_carries_a_plan_to_a_new_revision_and_settles_it_by_looking(
 
     # The new section: its span set from a text selection, previewed before saving.
     added = next(entry for entry in entries if entry.title == ADDED)
-    page.goto(f"/plans/{carried.pk}/?entry={added.pk}")
+    page.goto(f"/p/default/plans/{carried.pk}/?entry={added.pk}")
     select_span_text(page, added)
     page.keyboard.press("e")
     body = SECOND.decode()[added.span_start : added.span_end].rstrip()
@@ -134,7 +134,7 @@ def test_an_editor_on_a_superseded_plan_is_sent_to_the_current_one_by_its_banner
     carried = revise(first, editor).plan
 
     log_in(page, "editor")
-    page.goto(f"/plans/{first.pk}/")
+    page.goto(f"/p/default/plans/{first.pk}/")
     banner = page.get_by_role("note").filter(has_text="This plan is superseded")
     expect(banner).to_contain_text("(revision 2)")
     expect(page.get_by_role("button", name="Adjudicate plan")).to_have_count(0)
@@ -142,6 +142,6 @@ def test_an_editor_on_a_superseded_plan_is_sent_to_the_current_one_by_its_banner
     expect(page.get_by_role("heading", level=1)).to_have_text(f"{NAME} (revision 2)")
     expect(page.get_by_role("note").filter(has_text="superseded")).to_have_count(0)
 
-    page.goto(f"/plans/{first.pk}/")
+    page.goto(f"/p/default/plans/{first.pk}/")
     page.keyboard.press("n")
     page.wait_for_url(f"**/plans/{carried.pk}/")

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import hashlib
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 
 from review.models import ApiToken
+from tests.builders.users import ROLE_OF, member
 
 API_KEY = "a-test-key-for-the-pipeline"
 # A pipeline that pushes every kind of proposal needs both roles that may.
@@ -18,8 +19,8 @@ def pipeline_user(
     key: str = API_KEY, groups: tuple[str, ...] = PIPELINE_GROUPS, username: str = "pipeline"
 ) -> User:
     user = User.objects.create_user(username)
-    for name in groups:
-        user.groups.add(Group.objects.get_or_create(name=name)[0])
+    # The roles the groups name, in the project "Default" (a reader with none).
+    member(user, None, *(ROLE_OF[name] for name in groups if ROLE_OF[name]))
     ApiToken.objects.create(
         user=user, name="ci", key_sha256=hashlib.sha256(key.encode()).hexdigest()
     )

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from review.adapters.answers import import_answers
 from review.adapters.cases import import_cases
 from review.models import Answer, Case
+from review.models.projects import default_project_id
 
 RULE_MATCH = ("policy_match", "success", "Rule 2 (harassment) matched", 41, {"rule": 2})
 
@@ -49,9 +50,11 @@ def case_line(
     return json.dumps({**line, "rationale": line_rationale})
 
 
-def make_case(case_id: str = "c-1", **fields) -> Case:
-    import_cases([case_line(case_id, **fields)])
-    return Case.objects.get(case_id=case_id)
+def make_case(case_id: str = "c-1", *, project=None, **fields) -> Case:
+    """A case imported into `project` (a Project; None for "Default")."""
+    project_id = project.pk if project is not None else default_project_id()
+    import_cases([case_line(case_id, **fields)], project_id=project_id)
+    return Case.objects.get(case_id=case_id, project_id=project_id)
 
 
 def make_source(number: int, **extra) -> dict:
@@ -85,9 +88,14 @@ def answer_line(
     )
 
 
-def make_answer(answer_id: str = "a-1", *, state: str = Answer.State.PROPOSED, **fields) -> Answer:
-    import_answers([answer_line(answer_id, **fields)])
+def make_answer(
+    answer_id: str = "a-1", *, state: str = Answer.State.PROPOSED, project=None, **fields
+) -> Answer:
+    """An answer imported into `project` (a Project; None for "Default")."""
+    project_id = project.pk if project is not None else default_project_id()
+    import_answers([answer_line(answer_id, **fields)], project_id=project_id)
+    answers = Answer.objects.filter(answer_id=answer_id, project_id=project_id)
     if state != Answer.State.PROPOSED:
         # A fixture, not a decision: tests of deciding go through the views.
-        Answer.objects.filter(answer_id=answer_id).update(state=state)
-    return Answer.objects.get(answer_id=answer_id)
+        answers.update(state=state)
+    return answers.get()

@@ -20,9 +20,13 @@ def handbook_text(sections: int, *, paragraphs: int = 2, title: str = "Handbook"
     return "".join(parts)
 
 
-def make_plan(sections: int = 4, *, name: str = "handbook.md", actor=None, **options) -> Plan:
+def make_plan(
+    sections: int = 4, *, name: str = "handbook.md", actor=None, project=None, **options
+) -> Plan:
+    """A plan proposed in `project` (a Project; None for "Default")."""
     text = handbook_text(sections, **options)
-    return propose_document(name, text.encode(), actor=actor)
+    project_id = project.pk if project is not None else None
+    return propose_document(name, text.encode(), actor=actor, project_id=project_id)
 
 
 def entries_of(plan: Plan) -> list[Entry]:

@@ -14,6 +14,7 @@ from grounding.anchors import make_anchor
 from grounding.extract import EXTRACTOR_ID, TEXT_EXTRACTOR_VERSION
 from review.adapters.plans import entries_stored
 from review.models import Document, Entry, PathCollision, Plan
+from review.models.projects import default_project_id
 
 CODE_TEXT = (
     "# N500 Vegbygging\n\n"
@@ -78,6 +79,7 @@ def stored_entry(
     """A document, a plan over it and one entry spanning all of `text`, written as rows
     directly (no extraction, no proposer): for tests of what the rows themselves allow."""
     document = Document.objects.create(
+        project_id=default_project_id(),
         name=name,
         media_type="markdown",
         data=text.encode(),
@@ -87,6 +89,7 @@ def stored_entry(
         extractor_version="1",
     )
     plan = Plan.objects.create(
+        project_id=default_project_id(),
         document=document,
         source_sha256=digest,
         extractor_id="grounding.extract",

@@ -82,18 +82,18 @@ def _seed(reviewers: int, cases: int) -> list[str]:
 
     django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
     from tests.builders.cases_answers import make_case
+    from tests.builders.users import member
 
     for number in range(cases):
         make_case(f"c-{number + 1}")
-    moderators = Group.objects.get(name="Moderators")
     keys = []
     for number in range(reviewers):
         user = User.objects.create_user(f"moderator{number + 1}")
-        user.groups.add(moderators)
+        member(user, None, "moderator")
         # Signed in without a login request: the test is about Next, not about passwords.
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)

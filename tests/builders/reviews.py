@@ -9,6 +9,7 @@ from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan
 from review.actions.reviews import policy_for, set_policy
 from review.models import Plan, ReviewPolicy
+from review.models.projects import default_project_id
 from tests.builders.plan_views import entries_of
 
 
@@ -16,13 +17,14 @@ def double_review(queue: str, *, share_percent: int = 100, **conditions) -> Revi
     staff, _ = get_user_model().objects.get_or_create(username="staff", is_staff=True)
     set_policy(
         queue,
+        project=default_project_id(),
         actor=staff,
-        expected_version=policy_for(queue).version,
+        expected_version=policy_for(queue, default_project_id()).version,
         mode=ReviewPolicy.Mode.DOUBLE,
         share_percent=share_percent,
         **conditions,
     )
-    return policy_for(queue)
+    return policy_for(queue, default_project_id())
 
 
 def hand_in_review(copy: Plan, actor, *, reject=()) -> None:

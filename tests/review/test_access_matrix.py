@@ -15,15 +15,18 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from review.adapters.documents import store_document
 from review.adapters.plans import propose_document
 from review.models import ApiToken
+from review.models.projects import DEFAULT_SLUG
+from review.urls import project_urlpatterns
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plans import CODE_TEXT
+from tests.builders.users import ROLE_OF, member
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +47,8 @@ LOGIN = "sent to sign in"
 ADMIN_INSIDE = "inside the admin"
 # The admin's catch-all for a mistyped address has no name.
 ADMIN_CATCH_ALL = "admin:None"
+# The routes of one project's work, under /p/<slug>/ (the tests' are in "Default").
+PROJECT_ROUTES = {pattern.name for pattern in project_urlpatterns}
 
 
 def everyone(status: int) -> dict[str, int | str]:
@@ -112,6 +117,9 @@ MATRIX: dict[str, dict[str, dict]] = {
     # No such lease here: 404 for all (who may release one is test_actions_leases' to say).
     "lease-release": {"GET": everyone(405), "POST": everyone(404)},
     "stay-setting": {"GET": everyone(405), "POST": everyone(302)},
+    # An old address (here a case's, from before projects) leads to the item in its project;
+    # a form posted to one is posted again there (307).
+    "moved-address": {"GET": everyone(302), "POST": everyone(307)},
     # Leads see everyone's progress.
     "progress": {"GET": only(LEADS, 200), "POST": everyone(405)},
     # Nothing of the rule was accepted here: an editor is sent back with the reason.
@@ -128,6 +136,15 @@ MATRIX: dict[str, dict[str, dict]] = {
     "policies": {"GET": only(set(), 200), "POST": only(set(), 404)},
     "policy": {"GET": only(set(), 200), "POST": only(set(), 422)},
     "review-next": {"GET": everyone(302), "POST": everyone(405)},
+    # Projects and members: staff make projects (an empty form: 422). Everyone here is a member
+    # of the project named, Default, and its lead (with staff) manages its members; others are
+    # refused (403), and no membership 999 is in it.
+    "projects": {"GET": only(set(), 200), "POST": everyone(405)},
+    "project-new": {"GET": only(set(), 200), "POST": only(set(), 422)},
+    "project-members": {"GET": only({"lead"}, 200), "POST": everyone(405)},
+    "project-member-add": {"GET": everyone(405), "POST": only({"lead"}, 422)},
+    "project-member-roles": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    "project-member-remove": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
@@ -165,6 +182,16 @@ MATRIX: dict[str, dict[str, dict]] = {
         "GET": only(EDITORS | MODERATORS | CURATORS, 200, anonymous=401),
         "POST": open_to_all(405),
     },
+    # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
+    "guidelines": {"GET": everyone(200), "POST": everyone(405)},
+    "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
+    "guidelines-version": {"GET": everyone(404), "POST": everyone(405)},
+    # Discussion: whoever sees the item comments on it (an empty comment is refused); no
+    # comment or mention 999 exists.
+    "comments": {"GET": everyone(200), "POST": everyone(422)},
+    "comments-export": {"GET": everyone(200), "POST": everyone(405)},
+    "comment-edit": {"GET": everyone(404), "POST": everyone(404)},
+    "mention-read": {"GET": everyone(405), "POST": everyone(404)},
     # The admin's own sign-in: staff already signed in are sent on to the admin.
     "admin:login": {
         "GET": open_to_all(200) | {"staff": ADMIN_INSIDE},
@@ -245,12 +272,21 @@ def url_of(name: str, world: dict) -> str:
         "item-leave": {"queue": "cases", "pk": world["case"].pk},
         "item-take": {"queue": "cases", "pk": world["case"].pk},
         "lease-release": {"pk": 999},
+        "guidelines-version": {"version": 1},
+        "comments": {"kind": "case", "pk": world["case"].pk},
+        "comments-export": {"kind": "case", "pk": world["case"].pk},
+        "comment-edit": {"pk": 999},
+        "mention-read": {"pk": 999},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "plan-curate-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "plan-curate-undo": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "policy": {"queue": "cases"},
+        "project-members": {"slug": DEFAULT_SLUG},
+        "project-member-add": {"slug": DEFAULT_SLUG},
+        "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
         "review-next": {"queue": "cases"},
         "job": {"pk": 999},
         "job-retry": {"pk": 999},
@@ -259,6 +295,7 @@ def url_of(name: str, world: dict) -> str:
         "plan-undo-accept-rule": {"pk": world["plan"].pk},
         "revision": {"pk": world["document"].pk},
         "revision-upload": {"pk": world["document"].pk},
+        "moved-address": {"prefix": "cases", "rest": f"{world['case'].pk}/"},
         "api:post_revision": {"document_id": world["document"].pk},
         "api:propose": {"document_id": world["document"].pk},
         "api:post_plan": {"document_id": world["document"].pk},
@@ -269,7 +306,10 @@ def url_of(name: str, world: dict) -> str:
         return reverse("admin:index") + "no-such-page/"
     if name.startswith("admin:"):
         return admin_url(name)
-    return reverse(name, kwargs=pattern_kwargs.get(name, {}))
+    kwargs = pattern_kwargs.get(name, {})
+    if name in PROJECT_ROUTES:
+        kwargs = {"project": DEFAULT_SLUG} | kwargs
+    return reverse(name, kwargs=kwargs)
 
 
 # What an admin URL may need; the first set its pattern takes is used.
@@ -295,8 +335,11 @@ def client_for(person: str, name: str) -> Client:
     if person == "anonymous":
         return Client()
     user = User.objects.create_user(person.replace(" ", "-"), is_staff=person == "staff")
-    if person in GROUPS:
-        user.groups.add(Group.objects.get_or_create(name=GROUPS[person])[0])
+    if person != "staff":
+        # Every signed-in person here works in the project "Default": "no role" and a reader
+        # are both members with no role (`test_project_isolation` walks another project's).
+        role = ROLE_OF[GROUPS.get(person)]
+        member(user, None, *([role] if role else []))
     if name.startswith("api:"):
         key = f"key-of-{person}"
         ApiToken.objects.create(

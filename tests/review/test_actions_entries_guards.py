@@ -142,7 +142,7 @@ def test_an_entry_decided_while_the_plan_is_being_adjudicated_waits_and_is_refus
 def test_a_note_with_a_nul_character_is_refused_with_400_naming_the_field(client, editor) -> None:
     entry = entries_of(make_plan(2))[1]
     client.force_login(editor)
-    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/accept/"
+    url = f"/p/default/plans/{entry.plan_id}/entries/{entry.pk}/accept/"
     response = client.post(url, {"version": entry.version, "note": "a\x00b"})
     assert response.status_code == 400
     assert "note" in response.content.decode()
@@ -151,7 +151,11 @@ def test_a_note_with_a_nul_character_is_refused_with_400_naming_the_field(client
 
 @pytest.mark.parametrize(
     ("url", "field"),
-    [("/cases/?reason=a%00b", "reason"), ("/answers/?q=a%00b", "q"), ("/cases/?tool=%00", "tool")],
+    [
+        ("/p/default/cases/?reason=a%00b", "reason"),
+        ("/p/default/answers/?q=a%00b", "q"),
+        ("/p/default/cases/?tool=%00", "tool"),
+    ],
 )
 def test_a_list_filter_with_a_nul_character_is_refused_with_400_naming_it(
     client, editor, url: str, field: str

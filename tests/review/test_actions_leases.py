@@ -11,6 +11,7 @@ from review.actions import leases
 from review.actions.cases import decide_case
 from review.decisions import ActionRefused
 from review.models import Case, Decision, Lease
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_case
 from tests.builders.users import user_in
 
@@ -31,38 +32,38 @@ def test_next_hands_out_the_queue_in_the_case_list_s_order_flagged_first(moderat
     flagged = make_case("c-2", rationale=FAILING)
     assert flagged.flagged and not passed.flagged
     first, second = moderators[:2]
-    assert leases.take_next(CASES, first).item_id == flagged.pk
-    assert leases.take_next(CASES, second).item_id == passed.pk
+    assert leases.take_next(CASES, first, default_project_id()).item_id == flagged.pk
+    assert leases.take_next(CASES, second, default_project_id()).item_id == passed.pk
 
 
 def test_an_item_someone_holds_is_not_handed_to_anyone_else(moderators) -> None:
     make_case("c-1")
     first, second, _ = moderators
-    assert leases.take_next(CASES, first) is not None
-    assert leases.take_next(CASES, second) is None
+    assert leases.take_next(CASES, first, default_project_id()) is not None
+    assert leases.take_next(CASES, second, default_project_id()) is None
 
 
 def test_next_moves_on_from_the_item_held_and_lets_it_go(moderators) -> None:
     one, two = make_case("c-1"), make_case("c-2")
     mod = moderators[0]
-    assert leases.take_next(CASES, mod).item_id == one.pk
-    assert leases.take_next(CASES, mod).item_id == two.pk
+    assert leases.take_next(CASES, mod, default_project_id()).item_id == one.pk
+    assert leases.take_next(CASES, mod, default_project_id()).item_id == two.pk
     assert list(Lease.objects.values_list("item_id", flat=True)) == [two.pk]
 
 
 def test_next_on_the_last_item_hands_the_same_one_back(moderators) -> None:
     only = make_case("c-1")
     mod = moderators[0]
-    leases.take_next(CASES, mod)
-    assert leases.take_next(CASES, mod).item_id == only.pk
+    leases.take_next(CASES, mod, default_project_id())
+    assert leases.take_next(CASES, mod, default_project_id()).item_id == only.pk
 
 
 def test_an_expired_lease_no_longer_holds_its_item(moderators) -> None:
     case = make_case("c-1")
     first, second, _ = moderators
-    leases.take_next(CASES, first)
+    leases.take_next(CASES, first, default_project_id())
     Lease.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
-    lease = leases.take_next(CASES, second)
+    lease = leases.take_next(CASES, second, default_project_id())
     assert (lease.item_id, lease.holder) == (case.pk, second)
     assert Lease.objects.count() == 1
 
@@ -70,20 +71,20 @@ def test_an_expired_lease_no_longer_holds_its_item(moderators) -> None:
 def test_a_decided_case_leaves_the_queue(moderators) -> None:
     make_case("c-1")
     Case.objects.update(verdict=Case.Verdict.UPHELD)
-    assert leases.take_next(CASES, moderators[0]) is None
+    assert leases.take_next(CASES, moderators[0], default_project_id()) is None
 
 
 def test_a_reader_may_not_take_from_a_queue(django_user_model) -> None:
     make_case("c-1")
     reader = user_in(django_user_model, "rita", "Readers")
     with pytest.raises(ActionRefused, match="You do not review cases"):
-        leases.take_next(CASES, reader)
+        leases.take_next(CASES, reader, default_project_id())
 
 
 def test_renewing_pushes_the_expiry_on_and_only_for_the_holder(moderators) -> None:
     case = make_case("c-1")
     first, second, _ = moderators
-    lease = leases.take_next(CASES, first)
+    lease = leases.take_next(CASES, first, default_project_id())
     Lease.objects.update(expires_at=timezone.now() + timedelta(seconds=5))
     renewed = leases.renew(CASES, case.pk, first)
     assert renewed.expires_at > lease.taken_at + timedelta(seconds=60)
@@ -93,7 +94,7 @@ def test_renewing_pushes_the_expiry_on_and_only_for_the_holder(moderators) -> No
 def test_a_page_reloaded_after_its_lease_went_takes_it_back_if_nobody_else_has(moderators):
     case = make_case("c-1")
     mod = moderators[0]
-    leases.take_next(CASES, mod)
+    leases.take_next(CASES, mod, default_project_id())
     leases.release(CASES, case.pk, mod)
     assert leases.renew(CASES, case.pk, mod) is None
     assert leases.renew(CASES, case.pk, mod, retake=True).holder == mod
@@ -102,7 +103,7 @@ def test_a_page_reloaded_after_its_lease_went_takes_it_back_if_nobody_else_has(m
 def test_a_lead_releasing_another_s_lease_is_logged(moderators, django_user_model) -> None:
     case = make_case("c-1")
     lead = user_in(django_user_model, "lena", "Leads")
-    lease = leases.take_next(CASES, moderators[0])
+    lease = leases.take_next(CASES, moderators[0], default_project_id())
     decision = leases.release_for_holder(lease, actor=lead)
     assert not Lease.objects.exists()
     assert (decision.action, decision.actor, decision.before["holder"]) == (
@@ -115,7 +116,7 @@ def test_a_lead_releasing_another_s_lease_is_logged(moderators, django_user_mode
 
 def test_only_a_lead_or_staff_may_release_another_s_lease(moderators) -> None:
     make_case("c-1")
-    lease = leases.take_next(CASES, moderators[0])
+    lease = leases.take_next(CASES, moderators[0], default_project_id())
     with pytest.raises(ActionRefused, match="Only leads and staff"):
         leases.release_for_holder(lease, actor=moderators[1])
     assert Lease.objects.filter(pk=lease.pk).exists()
@@ -128,7 +129,7 @@ def test_the_log_tells_a_lead_s_release_of_a_lease_from_its_lapsing(
     case = make_case("c-1")
     lead = user_in(django_user_model, "lena", "Leads")
     mod = moderators[0]
-    released = leases.take_next(CASES, mod)
+    released = leases.take_next(CASES, mod, default_project_id())
     decision = leases.release_for_holder(released, actor=lead)
     assert leases.lead_release_of(CASES, case.pk, mod, released.pk) == decision
     # Taken again, it lapses: that lease was not released by anyone.
@@ -141,7 +142,7 @@ def test_the_log_tells_a_lead_s_release_of_a_lease_from_its_lapsing(
 def test_taking_one_item_again_is_refused_while_someone_else_holds_it(moderators) -> None:
     case = make_case("c-1")
     first, second, _ = moderators
-    held = leases.take_next(CASES, second)
+    held = leases.take_next(CASES, second, default_project_id())
     with pytest.raises(ActionRefused, match="Someone else holds this case now"):
         leases.take(CASES, case.pk, first)
     assert list(Lease.objects.values_list("pk", "holder")) == [(held.pk, second.pk)]

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from review.models import ApiToken, Decision, Plan
+from review.models.projects import default_project_id
 from tests.builders.plans import stored_entry
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +49,7 @@ def test_the_decision_log_cannot_be_added_to_changed_or_deleted_in_the_admin(
     admin_client, admin_user
 ) -> None:
     row = Decision.objects.create(
+        project_id=default_project_id(),
         actor=admin_user,
         actor_name="admin",
         action="entry.accept",

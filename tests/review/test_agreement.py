@@ -122,7 +122,7 @@ def test_the_command_writes_json_and_csv_with_the_same_kappa(reviewed):
 
 
 def test_the_insights_page_shows_the_people_panel(client, moderator, reviewed):
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
 
     assert 'id="people"' in body and "alice &amp; bob" in body
     assert "10 items reviewed twice" in body
@@ -139,10 +139,10 @@ def test_cached_figures_change_as_soon_as_someone_gives_an_opinion(
     cache.clear()
     double_review("cases")
     case = make_case("c-cached")
-    client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1})
     assert agreement().cases.items == 0
 
     client.force_login(user_in(django_user_model, "moderator2", "Moderators"))
-    client.post(f"/cases/{case.pk}/uphold/", {"version": 2})
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 2})
 
     assert agreement().cases.items == 1

@@ -9,6 +9,7 @@ from django.test import Client
 
 from review.adapters.documents import store_document
 from review.models import Case, Job
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,9 @@ def test_a_small_import_still_answers_at_once(api) -> None:
 
 def test_another_users_job_is_not_found(api, django_user_model) -> None:
     other = django_user_model.objects.create_user("someone-else")
-    job = Job.objects.create(kind=Job.Kind.EXPORT_DECISIONS, created_by=other)
+    job = Job.objects.create(
+        project_id=default_project_id(), kind=Job.Kind.EXPORT_DECISIONS, created_by=other
+    )
     response = api.get(f"/api/jobs/{job.pk}")
     assert response.status_code == 404
     assert response.json()["detail"] == f"no job {job.pk} of yours"

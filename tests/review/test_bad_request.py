@@ -5,7 +5,7 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("page", ["/cases/", "/answers/", "/plans/"])
+@pytest.mark.parametrize("page", ["/p/default/cases/", "/p/default/answers/", "/p/default/plans/"])
 def test_a_broken_cursor_is_named_in_plain_text(client, editor, moderator, page):
     response = client.get(page, {"before": "not-a-cursor"})
 
@@ -15,7 +15,7 @@ def test_a_broken_cursor_is_named_in_plain_text(client, editor, moderator, page)
 
 
 def test_a_request_for_a_host_not_served_says_only_that_it_was_bad(client, editor):
-    response = client.get("/plans/", HTTP_HOST="<b>elsewhere.example</b>")
+    response = client.get("/p/default/plans/", HTTP_HOST="<b>elsewhere.example</b>")
 
     assert response.status_code == 400
     assert response.content.decode() == "Bad request."

@@ -17,21 +17,23 @@ import io
 from collections.abc import Iterator
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.comments import add_comment
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
-from review.models import ApiToken, Job, Lease
+from review.models import ApiToken, Comment, Job, Lease, Membership, Mention, Project
+from review.models.projects import DEFAULT_SLUG
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review
-from tests.builders.users import user_in
+from tests.builders.urls import url_of
+from tests.builders.users import member, user_in
 from tests.review.test_access_matrix import route_names
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +63,7 @@ FORBIDDEN = (FIRST, *NOTES.values(), *DECISION_WORDS)
 # Routes the walk leaves alone, each with why. Nothing else may be missing from it.
 NOT_WALKED = {
     "logout": "signing out ends the walk's session and draws nothing of a review",
+    "moved-address": "an old address only redirects to one of the routes walked here",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"
@@ -75,8 +78,7 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
     for queue in ("plans", "cases", "answers"):
         double_review(queue)
     blind = user_in(django_user_model, "blind", "Editors")
-    for group in ("Moderators", "Curators"):
-        blind.groups.add(Group.objects.get_or_create(name=group)[0])
+    member(blind, None, "moderator", "curator")
     first_plan = user_in(django_user_model, f"{FIRST}-plans", "Editors")
     first_case = user_in(django_user_model, f"{FIRST}-cases", "Moderators")
     first_answer = user_in(django_user_model, f"{FIRST}-answers", "Editors")
@@ -105,18 +107,24 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         note=NOTES["answer"],
     )
 
+    # Each first reviewer comments on the item they decided, mentioning the blind reviewer.
+    Membership.objects.get_or_create(project_id=case.project_id, user=blind)
+    for item, person, queue in ((kept, first_plan, "plan"), (case, first_case, "case"),
+                                (answer, first_answer, "answer")):  # fmt: skip
+        add_comment(item, author=person, text=f"@blind {NOTES[queue]}")
+
     # Each first reviewer stays on the page they decided on: it polls, so they are "here".
     for queue, item, person in (
         ("plans", first_copy, first_plan),
         ("cases", case, first_case),
         ("answers", answer, first_answer),
     ):
-        _signed_in(person).post(reverse("item-here", args=[queue, item.pk]))
+        _signed_in(person).post(url_of("item-here", queue, item.pk))
 
     client = _signed_in(blind)
-    client.post(reverse("cases-next"))
+    client.post(url_of("cases-next"))
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("job-export-decisions"))
+        client.post(url_of("job-export-decisions"))
     key = "key-of-the-blind-reviewer"
     ApiToken.objects.create(
         user=blind, name="t", key_sha256=hashlib.sha256(key.encode()).hexdigest()
@@ -132,6 +140,8 @@ def world(django_user_model, django_capture_on_commit_callbacks) -> dict:
         "answer": answer,
         "job": Job.objects.get(created_by=blind),
         "lease": Lease.objects.get(holder=blind, queue="cases"),
+        "comments": list(Comment.objects.values_list("pk", flat=True)),
+        "mentions": list(Mention.objects.values_list("pk", flat=True)),
         "first": {"plans": first_plan, "cases": first_case, "answers": first_answer},
     }
 
@@ -147,7 +157,11 @@ def _signed_in(user) -> Client:
 
 def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
     """Every set of URL kwargs the walk tries for route `name`: each planted object the route
-    can name. A kwarg it does not know fails the walk."""
+    can name, in the project "Default". A kwarg it does not know fails the walk."""
+    if "project" in keys:
+        for filled in fillings(name, keys - {"project"}, world):
+            yield {"project": DEFAULT_SLUG} | filled
+        return
     if not keys:
         yield {}
         return
@@ -158,6 +172,8 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
         "job": [world["job"].pk],
         "lease": [world["lease"].pk],
         "revision": [plan.document_id for plan in plans],
+        "comment": world["comments"],
+        "mention": world["mentions"],
     }
     if keys == {"pk"} and name.split("-")[0] in by_item:
         for pk in by_item[name.split("-")[0]]:
@@ -190,6 +206,20 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
             yield {"document_id": plan.document_id}
     elif keys == {"job_id"}:
         yield {"job_id": world["job"].pk}
+    elif keys <= {"slug", "pk"} and name.startswith("project-"):
+        # A project's members pages: every project, and each membership in it.
+        for project in Project.objects.all():
+            if "pk" not in keys:
+                yield {"slug": project.slug}
+            for membership in project.memberships.all() if "pk" in keys else ():
+                yield {"slug": project.slug, "pk": membership.pk}
+    elif keys == {"version"}:
+        yield {"version": 1}
+    elif keys == {"kind", "pk"}:
+        entries = [entry for plan in plans for entry in entries_of(plan)[:2]]
+        yield from ({"kind": "entry", "pk": entry.pk} for entry in entries)
+        yield {"kind": "case", "pk": world["case"].pk}
+        yield {"kind": "answer", "pk": world["answer"].pk}
     else:
         raise AssertionError(
             f"the blindness walk cannot fill {name} ({', '.join(sorted(keys))}): teach "
@@ -209,17 +239,19 @@ def _plan_kwargs(name: str, keys: set[str], plan) -> Iterator[dict]:
             yield filled | ({"action": action} if action else {})
 
 
-def route_keys(patterns=None, namespace: str = "") -> dict[str, set[str]]:
-    """Route name -> the names of its URL kwargs, read off the URL table itself (the admin's
-    routes left out: it is staff's, and the blind reviewer is not staff)."""
+def route_keys(patterns=None, namespace: str = "", outer=frozenset()) -> dict[str, set[str]]:
+    """Route name -> the names of its URL kwargs (those of the prefix it is under too, the
+    project's), read off the URL table itself (the admin's routes left out: it is staff's, and
+    the blind reviewer is not staff)."""
     keys: dict[str, set[str]] = {}
     for pattern in patterns if patterns is not None else get_resolver().url_patterns:
         if isinstance(pattern, URLResolver):
             if pattern.namespace != "admin":
                 inner = f"{namespace}{pattern.namespace}:" if pattern.namespace else namespace
-                keys |= route_keys(pattern.url_patterns, inner)
+                prefix = outer | set(pattern.pattern.regex.groupindex)
+                keys |= route_keys(pattern.url_patterns, inner, prefix)
         else:
-            keys[f"{namespace}{pattern.name}"] = set(pattern.pattern.regex.groupindex)
+            keys[f"{namespace}{pattern.name}"] = outer | set(pattern.pattern.regex.groupindex)
     return keys
 
 
@@ -303,8 +335,12 @@ def test_no_door_shows_the_blind_reviewer_what_the_first_reviewer_decided(
     # The walk read the pages themselves, signed in, not a sign-in page or a 404 for each.
     for door in ("case", "answer", "plan"):
         pk = world[door].pk if door != "plan" else world["plans"][0].pk
-        assert answered["GET", reverse(door, args=[pk])] == 200
-    assert answered["POST htmx", reverse("item-here", args=["cases", world["case"].pk])] == 200
+        assert answered["GET", url_of(door, pk)] == 200
+    assert answered["POST htmx", url_of("item-here", "cases", world["case"].pk)] == 200
+    # The discussions too, and the blind reviewer's mentions were there to be marked read.
+    for kind in ("case", "answer"):
+        assert answered["GET", url_of("comments", kind, world[kind].pk)] == 200
+    assert len(world["mentions"]) == 3
     assert answered["GET", reverse("api:list_decisions")] == 200
 
 
@@ -349,10 +385,22 @@ def test_each_first_reviewer_reads_their_own_words_at_the_same_doors(world) -> N
         assert note in text and person.username in text and codes[queue] in text
 
 
+def test_each_first_reviewer_reads_their_own_comment_in_the_discussion(world) -> None:
+    """The walk would see a leak of a comment: each first reviewer's is there for them."""
+    kept = entries_of(world["plans"][1])[0]
+    for queue, kind, pk in (
+        ("plans", "entry", kept.pk),
+        ("cases", "case", world["case"].pk),
+        ("answers", "answer", world["answer"].pk),
+    ):
+        text = text_of(_signed_in(world["first"][queue]).get(url_of("comments", kind, pk)))
+        assert NOTES[queue.removesuffix("s")] in text
+
+
 def test_a_first_reviewer_still_on_the_case_is_another_reviewer_until_the_second_opinion(
     world,
 ) -> None:
-    case, poll = world["case"], reverse("item-here", args=["cases", world["case"].pk])
+    case, poll = world["case"], url_of("item-here", "cases", world["case"].pk)
 
     blind = world["client"].post(poll, headers=HTMX).content.decode()
     assert "Also here: another reviewer" in blind and FIRST not in blind
@@ -367,8 +415,8 @@ def test_an_entry_row_of_another_editor_s_review_copy_is_not_found_over_htmx(wor
     plan, first_copy, own_copy = world["plans"]
     theirs, mine = entries_of(first_copy)[0], entries_of(own_copy)[0]
 
-    refused = world["client"].get(reverse("entry", args=[first_copy.pk, theirs.pk]), headers=HTMX)
-    drawn = world["client"].get(reverse("entry", args=[own_copy.pk, mine.pk]), headers=HTMX)
+    refused = world["client"].get(url_of("entry", first_copy.pk, theirs.pk), headers=HTMX)
+    drawn = world["client"].get(url_of("entry", own_copy.pk, mine.pk), headers=HTMX)
 
     assert refused.status_code == 404 and NOTES["plan"] not in refused.content.decode()
     assert drawn.status_code == 200 and "<html" not in drawn.content.decode()

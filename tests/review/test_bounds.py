@@ -24,6 +24,7 @@ from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 from tests.builders.decisions import logged
 from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
+from tests.builders.urls import url_of
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +79,7 @@ def test_an_upload_form_over_the_limit_is_413_and_stores_nothing(
     before = row_counts()
     big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
 
-    response = client.post(reverse("plan-upload-document"), {"file": big})
+    response = client.post(url_of("plan-upload-document"), {"file": big})
 
     assert response.status_code == 413
     assert "at most 4,096 bytes" in response.content.decode()
@@ -90,8 +91,8 @@ def test_an_upload_form_over_the_limit_answers_the_product_s_page_naming_the_lim
     client, editor, small_uploads, form
 ) -> None:
     document = store_document("code.md", CODE_TEXT.encode())
-    url = reverse(form, args=[document.pk] if form == "revision-upload" else [])
-    form_page = reverse("revision", args=[document.pk])
+    url = url_of(form, *([document.pk] if form == "revision-upload" else []))
+    form_page = url_of("revision", document.pk)
     big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
 
     response = client.post(url, {"document": document.pk, "file": big}, HTTP_REFERER=form_page)
@@ -110,7 +111,7 @@ def test_the_too_large_page_links_back_only_to_a_page_of_ours(client, editor, sm
     big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
 
     response = client.post(
-        reverse("plan-upload-document"), {"file": big}, HTTP_REFERER="https://evil.example/x"
+        url_of("plan-upload-document"), {"file": big}, HTTP_REFERER="https://evil.example/x"
     )
 
     assert response.status_code == 413
@@ -354,7 +355,7 @@ def test_a_deeply_nested_plan_is_refused_at_every_door(
 
     by_api = api.post(f"/api/documents/{document.pk}/plans", body, content_type="application/json")
     by_form = client.post(
-        reverse("plan-upload-plan"),
+        url_of("plan-upload-plan"),
         {"document": document.pk, "file": SimpleUploadedFile("plan.json", body.encode())},
     )
     with pytest.raises(CommandError) as by_command:

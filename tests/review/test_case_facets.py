@@ -11,6 +11,7 @@ from django.db.models.expressions import RawSQL
 from review import counter_triggers
 from review.apps import _reinstall_counter_triggers
 from review.models import Case, CaseFacet, Evidence
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import RULE_MATCH, make_case
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +53,12 @@ def test_an_import_adds_its_cases_reasons_and_its_evidence_tools():
 def test_bulk_inserts_updates_and_deletes_keep_the_counters():
     make_case("c-1", evidence=(RULE_MATCH, TIMEOUT))
     cases = Case.objects.bulk_create(
-        Case(case_id=f"bulk-{n}", rationale_text="r", validator_reason=f"reason-{n % 3}")
+        Case(
+            project_id=default_project_id(),
+            case_id=f"bulk-{n}",
+            rationale_text="r",
+            validator_reason=f"reason-{n % 3}",
+        )
         for n in range(30)
     )
     Evidence.objects.bulk_create(
@@ -76,7 +82,7 @@ def test_the_queue_shows_only_what_the_counters_hold(client, reader):
     case.delete()
     make_case("c-2")
 
-    response = client.get("/cases/")
+    response = client.get("/p/default/cases/")
 
     assert [row["value"] for row in response.context["reason_counts"]] == ["passed"]
     assert response.context["tools"] == ["policy_match"]

@@ -5,23 +5,25 @@ from __future__ import annotations
 
 import pytest
 from django.db import DatabaseError, connection, transaction
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.builders.migrating import migrate, migrate_to_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("review", "0015_merge_part14")]
-AFTER = [("review", "0016_decision_batch")]
+BEFORE = ("review", "0015_merge_part14")
+AFTER = ("review", "0016_decision_batch")
 
 
-def migrate(to):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(to)
-    return executor.loader.project_state(to).apps
+@pytest.fixture(autouse=True)
+def _back_to_the_latest():
+    """The schema of every later migration again after each test: a test after these on the
+    same database (the next one in this process) expects their tables."""
+    yield
+    migrate_to_latest()
 
 
 def test_the_batch_of_an_earlier_accept_all_is_read_out_of_its_note():
-    old = migrate(BEFORE).get_model("review", "Decision")
+    old = migrate(*BEFORE).get_model("review", "Decision")
     notes = {
         "in-batch": ("entry.accept", "accepted with all of rule:heading (batch 0123456789)"),
         "other-batch": ("entry.accept", "accepted with all of rule:a (b) (batch abcdef0123)"),
@@ -35,7 +37,7 @@ def test_the_batch_of_an_earlier_accept_all_is_read_out_of_its_note():
         ).pk
         for key, (action, note) in notes.items()
     }
-    new = migrate(AFTER).get_model("review", "Decision")
+    new = migrate(*AFTER).get_model("review", "Decision")
     batches = {key: new.objects.get(pk=pk).batch for key, pk in made.items()}
     assert batches == {
         "in-batch": "0123456789",
@@ -51,8 +53,8 @@ def test_the_batch_of_an_earlier_accept_all_is_read_out_of_its_note():
 
 
 def test_the_log_refuses_an_update_in_the_database_after_the_migration():
-    migrate(BEFORE)
-    migrate(AFTER)
+    migrate(*BEFORE)
+    migrate(*AFTER)
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO review_decision (actor_name, action, object_type, object_id, before,"

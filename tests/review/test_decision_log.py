@@ -6,6 +6,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from review.models import AppendOnlyError, Decision
+from review.models.projects import default_project_id
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def log_one(**overrides) -> Decision:
         "after": {"state": "accepted"},
     }
     fields.update(overrides)
-    return Decision.objects.create(**fields)
+    return Decision.objects.create(project_id=default_project_id(), **fields)
 
 
 def test_a_logged_decision_cannot_be_saved_again_with_changes() -> None:

@@ -11,6 +11,7 @@ from review.actions import leases
 from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
 from review.models import Entry
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_case
 from tests.builders.decisions import logged_on
 from tests.builders.plan_views import entries_of, make_plan
@@ -61,7 +62,7 @@ def test_a_lead_s_dashboard_names_whose_hold_on_which_item_they_released(
 ) -> None:
     case = make_case("c-1004")
     lead = user_in(django_user_model, "lena", "Leads")
-    lease = leases.take_next("cases", moderator)
+    lease = leases.take_next("cases", moderator, default_project_id())
     leases.release_for_holder(lease, actor=lead)
 
     [words] = recent_words(client, lead)
@@ -74,7 +75,7 @@ def test_a_released_hold_whose_item_is_not_logged_is_not_named_by_the_lease_s_id
 ) -> None:
     make_case("c-1004")
     lead = user_in(django_user_model, "lena", "Leads")
-    lease = leases.take_next("cases", moderator)
+    lease = leases.take_next("cases", moderator, default_project_id())
     logged_on(lease, actor=lead, action="lease.release")
 
     [words] = recent_words(client, lead)
@@ -116,7 +117,9 @@ def test_every_recent_decision_reads_without_an_action_code(
         case.refresh_from_db()
     decide_case(case, "uphold", actor=curator, expected_version=case.version, note="")
     lead = user_in(django_user_model, "lena", "Leads")
-    leases.release_for_holder(leases.take_next("cases", moderator), actor=lead)
+    leases.release_for_holder(
+        leases.take_next("cases", moderator, default_project_id()), actor=lead
+    )
 
     for person in (moderator, moderator2, curator, lead):
         words = recent_words(client, person)
@@ -139,7 +142,7 @@ def test_a_plan_s_history_names_the_plan_it_adjudicated_even_when_an_entry_share
     logged_on(twin, actor=editor, action="entry.accept")
     logged_on(plan, actor=editor, action="plan.adjudicate")
 
-    rows = client.get(f"/plans/{plan.pk}/history/").context["rows"]
+    rows = client.get(f"/p/default/plans/{plan.pk}/history/").context["rows"]
 
     words = {row["decision"].action: row["words"] for row in rows if row["decision"].pk}
     assert words["plan.adjudicate"] == f"adjudicated plan {plan.pk}"
@@ -154,7 +157,7 @@ def test_a_review_copy_s_history_names_the_plan_it_is_a_copy_of(client, editor) 
     copy = open_review_copy(plan, actor=editor)
     hand_in_review(copy, editor)
 
-    rows = client.get(f"/plans/{copy.pk}/history/").context["rows"]
+    rows = client.get(f"/p/default/plans/{copy.pk}/history/").context["rows"]
 
     plan_rows = [row["words"] for row in rows if row["decision"].object_type == "plan"]
     assert plan_rows == [

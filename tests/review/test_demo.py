@@ -16,18 +16,39 @@ from review.models import (
     Answer,
     AnswerReference,
     Case,
+    Comment,
     Decision,
     Document,
     Entry,
     Evidence,
+    Guideline,
+    Membership,
+    Mention,
     Plan,
+    Project,
 )
+from review.models.projects import default_project_id
+from review.permissions import role_label
 from review.views.answer_changes import finalization_changes
 from review.views.presenters import ENTRY_CHUNK, WHOLE_AROUND
 
 pytestmark = pytest.mark.django_db
 
-MODELS = (Document, Plan, Entry, Case, Evidence, Answer, AnswerReference, Decision)
+MODELS = (
+    Document,
+    Plan,
+    Entry,
+    Case,
+    Evidence,
+    Answer,
+    AnswerReference,
+    Decision,
+    Project,
+    Membership,
+    Guideline,
+    Comment,
+    Mention,
+)
 
 
 def run_demo() -> str:
@@ -47,21 +68,82 @@ def counts() -> dict[str, int]:
     return counted
 
 
-def test_the_demo_users_log_in_with_the_password_demo_each_in_their_group(demo):
-    for username, group in [
-        ("editor", "Editors"),
-        ("moderator", "Moderators"),
-        ("reader", "Readers"),
-    ]:
+def project(slug: str) -> Project:
+    return Project.objects.get(slug=slug)
+
+
+# Who works where: the building code's plans in "default", the cases and answers in
+# "moderation"; the editor, the lead and the curator in both.
+WORKS_IN = {
+    "editor": {"default": "Editor", "moderation": "Editor"},
+    "moderator": {"moderation": "Moderator"},
+    "reader": {"default": "Reader"},
+    "lead": {"default": "Lead", "moderation": "Lead"},
+    "curator": {"default": "Curator", "moderation": "Curator"},
+    "editor3": {"default": "Editor"},
+    "moderator2": {"moderation": "Moderator"},
+}
+
+
+def test_the_demo_users_log_in_with_the_password_demo_each_with_their_role_where_they_work(demo):
+    for username, roles in WORKS_IN.items():
         user = authenticate(username=username, password="demo")
         assert user is not None, username
-        assert list(user.groups.values_list("name", flat=True)) == [group]
         assert not user.is_staff
+        for slug in ("default", "moderation"):
+            assert role_label(user, project(slug)) == roles.get(slug, "No role"), (username, slug)
+        assert set(Project.objects.of_member(user).values_list("slug", flat=True)) == set(roles)
+
+
+def test_the_building_code_keeps_the_default_slug_and_the_cases_and_answers_have_their_own(demo):
+    building, moderation = project("default"), project("moderation")
+
+    assert building.pk == default_project_id()
+    assert (building.name, moderation.name) == ("Building code review", "Moderation and answers")
+    assert Document.objects.filter(project=building).count() == Document.objects.count()
+    assert Plan.objects.filter(project=building).count() == Plan.objects.count()
+    assert Case.objects.filter(project=moderation).count() == Case.objects.count() > 0
+    assert Answer.objects.filter(project=moderation).count() == Answer.objects.count() > 0
+    # The project's making and each membership are rows of the project's own log.
+    made = Decision.objects.filter(project=moderation, action="project.create")
+    assert made.get().actor.username == "staff"
+    assert Decision.objects.filter(project=moderation, action="membership.add").count() == (
+        Membership.objects.filter(project=moderation).count()
+    )
+
+
+def test_each_project_has_guidelines_with_sections_for_its_kinds_of_item(demo):
+    kinds = {
+        slug: set().union(*(s.kinds for s in Guideline.objects.current_of(project(slug)).sections))
+        for slug in ("default", "moderation")
+    }
+
+    assert kinds == {"default": {"plans"}, "moderation": {"cases", "answers"}}
+    assert {g.author.username for g in Guideline.objects.all()} == {"lead"}
+    # Written before anything was decided, so every decision of the items records them.
+    decided = Decision.objects.filter(action__startswith="case.") | Decision.objects.filter(
+        action__startswith="entry."
+    )
+    assert set(decided.values_list("guideline_version", flat=True)) == {1}
+
+
+def test_each_project_has_comments_and_a_mention_of_one_of_its_members(demo):
+    for slug, mentioned in (("default", "lead"), ("moderation", "editor")):
+        comments = Comment.objects.filter(project=project(slug))
+        assert comments.count() >= 2
+        person = get_user_model().objects.get(username=mentioned)
+        [mention] = Mention.objects.unread_for(person)
+        assert mention.comment.project == project(slug)
+        assert f"@{mentioned}" in mention.comment.text
+        assert mention.comment.author.username in WORKS_IN
+    reply = Comment.objects.get(reply_to__isnull=False)
+    assert (reply.author.username, reply.reply_to.author.username) == ("lead", "editor")
+    assert reply.entry.plan.is_open and reply.entry.plan.document.name == "byggteknisk-brann.md"
 
 
 def test_the_output_gives_the_address_and_says_which_login_is_which(demo):
     assert "http://127.0.0.1:8000" in demo
-    for line in ("editor     Editors", "moderator  Moderators", "reader     Readers"):
+    for line in ("editor     Editor", "moderator  Moderator", "reader     Reader"):
         assert line in demo
 
 
@@ -73,6 +155,16 @@ def test_running_the_demo_twice_creates_nothing_twice(demo):
     assert counts() == before
     assert "created " not in second
     assert "decided:" not in second
+
+
+def test_a_second_run_keeps_roles_and_a_project_name_someone_changed(demo):
+    Membership.objects.filter(user__username="reader").update(editor=True)
+    Project.objects.filter(slug="default").update(name="Brann")
+
+    run_demo()
+
+    assert Membership.objects.get(user__username="reader").role_names == {"editor"}
+    assert project("default").name == "Brann"
 
 
 def test_a_second_run_keeps_a_password_someone_changed(demo):
@@ -240,11 +332,11 @@ def test_every_demo_jsonl_line_is_one_json_object():
         assert all(isinstance(json.loads(line), dict) for line in lines), name
 
 
-def test_the_demo_has_a_lead_who_sees_everyone_s_progress(demo, client):
-    lead = authenticate(username="lead", password="demo")
-    assert list(lead.groups.values_list("name", flat=True)) == ["Leads"]
-    client.force_login(lead)
-    assert client.get("/progress/").status_code == 200
+def test_the_demo_has_a_lead_who_sees_everyone_s_progress_in_both_projects(demo, client):
+    client.force_login(authenticate(username="lead", password="demo"))
+
+    assert client.get("/p/default/progress/").status_code == 200
+    assert client.get("/p/moderation/progress/").status_code == 200
 
 
 def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
@@ -255,8 +347,8 @@ def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
     assert cases.items >= 10 and cases.kappa.value is not None
     assert cases.people.alpha.value is not None
     assert cases.curation.outcomes.get("still in curation", 0) >= 1
-    assert policy_for("cases").is_double
-    assert authenticate(username="curator", password="demo").groups.get().name == "Curators"
+    assert policy_for("cases", project("moderation")).is_double
+    assert not policy_for("cases", project("default")).is_double
     assert authenticate(username="staff", password="demo").is_staff
 
 
@@ -278,8 +370,8 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 
     curator = get_user_model().objects.get(username="curator")
 
-    plan_lease = leases.take_next("plans", curator)
-    case_lease = leases.take_next("cases", curator)
+    plan_lease = leases.take_next("plans", curator, project("default"))
+    case_lease = leases.take_next("cases", curator, project("moderation"))
 
     assert Plan.objects.get(pk=plan_lease.item_id).review_copies.count() == 2
     assert Case.objects.get(pk=case_lease.item_id).review_stage == Case.IN_CURATION
@@ -288,17 +380,23 @@ def test_the_demos_queues_hand_the_curator_a_plan_and_cases_to_settle(demo):
 def test_the_demos_cases_queue_stays_double_reviewed_with_cases_left_to_review(demo):
     from review.actions.reviews import policy_for
 
-    assert policy_for("cases").is_double
+    assert policy_for("cases", project("moderation")).is_double
     assert Case.objects.filter(verdict="proposed", first_opinion="").exists()
 
 
-def test_the_insights_page_shows_the_agreement_figures_with_the_demo_data(demo, client):
+@pytest.mark.parametrize(
+    ("slug", "queue", "pair"),
+    [
+        ("default", "Plans: ", "editor2 &amp; editor3"),
+        ("moderation", "Cases: ", "moderator2 &amp; moderator3"),
+    ],
+)
+def test_each_projects_insights_page_shows_its_agreement_figures(demo, client, slug, queue, pair):
     client.force_login(get_user_model().objects.get(username="curator"))
 
-    page = client.get("/insights/").content.decode()
+    page = client.get(f"/p/{slug}/insights/").content.decode()
 
     people = page[page.index('id="people"') : page.index('id="weeks"')]
-    assert "Cases: " in people and "Plans: " in people
+    assert queue in people and pair in people
     kappas = people.split("Cohen's κ, first against second reviewer: <strong>")[1:]
-    assert len(kappas) == 2 and all(not kappa.startswith("0.00") for kappa in kappas)
-    assert "moderator2 &amp; moderator3" in people and "editor2 &amp; editor3" in people
+    assert len(kappas) == 1 and not kappas[0].startswith("0.00")

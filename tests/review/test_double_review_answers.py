@@ -21,7 +21,9 @@ def answer():
 def post(client, user, answer, action, note=""):
     client.force_login(user)
     answer.refresh_from_db()
-    return client.post(f"/answers/{answer.pk}/{action}/", {"version": answer.version, "note": note})
+    return client.post(
+        f"/p/default/answers/{answer.pk}/{action}/", {"version": answer.version, "note": note}
+    )
 
 
 @pytest.fixture
@@ -70,7 +72,7 @@ def test_the_blind_editors_page_never_includes_the_first_decision(client, editor
     post(client, editor, answer, "withdraw", "Only the first editor wrote this.")
 
     client.force_login(editor2)
-    body = client.get(f"/answers/{answer.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
 
     assert "Only the first editor wrote this." not in body
     assert "answer.first_opinion" not in body and "by editor," not in body
@@ -80,7 +82,7 @@ def test_the_blind_editors_page_never_includes_the_first_decision(client, editor
 def test_an_editor_is_told_before_publishing_that_theirs_is_the_first_of_two_opinions(
     client, editor, answer
 ):
-    body = client.get(f"/answers/{answer.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
 
     assert "yours is the first opinion" in body
     assert "A second reviewer also decides this answer, blind" in body
@@ -90,7 +92,7 @@ def test_an_editor_is_told_a_withdrawal_would_be_checked_by_a_second_reviewer(cl
     double_review("answers", share_percent=0, on_overturn=True)
     plain = make_answer("a-10")
 
-    body = client.get(f"/answers/{plain.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{plain.pk}/").content.decode()
 
     assert "Single review, unless your verdict is withdrawn" in body
 
@@ -102,7 +104,7 @@ def test_the_curator_sees_the_two_editors_notes_side_by_side_marked_where_they_d
     post(client, editor2, answer, "withdraw", "Sources are preprints.")
     client.force_login(curator)
 
-    body = client.get(f"/answers/{answer.pk}/").content.decode()
+    body = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
 
     panel = body.split('class="opinions-side-by-side"')[1]
     assert '<mark class="differs">check out</mark>' in panel

@@ -24,7 +24,9 @@ def case():
 
 def post(client, case, action, note=""):
     case.refresh_from_db()
-    return client.post(f"/cases/{case.pk}/{action}/", {"version": case.version, "note": note})
+    return client.post(
+        f"/p/default/cases/{case.pk}/{action}/", {"version": case.version, "note": note}
+    )
 
 
 def as_user(client, user):
@@ -114,11 +116,11 @@ def test_the_curator_sees_both_verdicts_and_notes_side_by_side(
     post(as_user(client, moderator), case, "uphold", "Rule 2 matched.")
     post(as_user(client, moderator2), case, "overturn", "It is satire.")
 
-    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+    body = as_user(client, curator).get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "Rule 2 matched." in body and "It is satire." in body
     assert "by moderator2" in body and "a curator decides" in body
-    assert f'formaction="/cases/{case.pk}/uphold/"' in body
+    assert f'formaction="/p/default/cases/{case.pk}/uphold/"' in body
 
 
 def test_the_blind_reviewers_page_never_includes_the_first_decision(
@@ -127,9 +129,9 @@ def test_the_blind_reviewers_page_never_includes_the_first_decision(
     post(as_user(client, moderator), case, "overturn", "A secret reason only I wrote.")
 
     as_user(client, moderator2)
-    page = client.get(f"/cases/{case.pk}/").content.decode()
+    page = client.get(f"/p/default/cases/{case.pk}/").content.decode()
     fragment = client.post(
-        f"/cases/{case.pk}/undo/", {"version": case.version + 1}, headers=HTMX
+        f"/p/default/cases/{case.pk}/undo/", {"version": case.version + 1}, headers=HTMX
     ).content.decode()
 
     for html in (page, fragment):
@@ -147,10 +149,10 @@ def test_the_blind_reviewers_page_never_includes_the_first_decision(
 def test_the_first_reviewer_sees_their_own_opinion_but_no_buttons(client, moderator, case):
     post(client, case, "overturn", "My reason.")
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "My reason." in body and "a second reviewer decides blind" in body
-    assert f'formaction="/cases/{case.pk}/uphold/"' not in body
+    assert f'formaction="/p/default/cases/{case.pk}/uphold/"' not in body
 
 
 def test_undo_takes_back_the_second_opinion_then_the_first(client, moderator, moderator2, case):
@@ -205,10 +207,10 @@ def test_an_overturn_asks_for_a_second_opinion_when_the_policy_says_so(client, m
 
 
 def test_the_old_review_next_address_sends_people_to_the_queues_next(client, moderator):
-    response = client.get("/next/cases/")
+    response = client.get("/p/default/next/cases/")
 
-    assert response.status_code == 302 and response["Location"] == "/cases/next/"
-    assert client.get("/next/nothing/").status_code == 404
+    assert response.status_code == 302 and response["Location"] == "/p/default/cases/next/"
+    assert client.get("/p/default/next/nothing/").status_code == 404
 
 
 # --- told before the verdict ------------------------------------------------------------------
@@ -217,14 +219,16 @@ def test_the_old_review_next_address_sends_people_to_the_queues_next(client, mod
 def test_a_moderator_is_told_before_a_verdict_that_theirs_is_the_first_of_two_opinions(
     client, moderator, case
 ):
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "yours is the first opinion" in body
     assert "A second reviewer also decides this case, blind" in body
 
 
 def test_the_panel_fragment_says_so_too(client, moderator, case):
-    response = client.post(f"/cases/{case.pk}/undo/", {"version": case.version}, headers=HTMX)
+    response = client.post(
+        f"/p/default/cases/{case.pk}/undo/", {"version": case.version}, headers=HTMX
+    )
 
     html = response.content.decode()
     assert response.status_code == 422 and "<html" not in html
@@ -235,7 +239,7 @@ def test_a_moderator_is_told_an_overturn_would_be_checked_by_a_second_reviewer(c
     double_review("cases", share_percent=0, on_overturn=True)
     plain = make_case("c-8")
 
-    body = client.get(f"/cases/{plain.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{plain.pk}/").content.decode()
 
     assert "Single review, unless your verdict is overturned" in body
     assert "yours is the first opinion" not in body
@@ -244,13 +248,13 @@ def test_a_moderator_is_told_an_overturn_would_be_checked_by_a_second_reviewer(c
 def test_a_single_review_case_says_nothing_of_a_second_opinion(client, moderator):
     plain = make_case("c-8")
 
-    body = client.get(f"/cases/{plain.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{plain.pk}/").content.decode()
 
     assert "second reviewer" not in body and 'class="second-opinions"' not in body
 
 
 def test_a_reader_is_not_told_about_opinions_they_cannot_give(client, reader, case):
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "yours is the first opinion" not in body
 
@@ -260,7 +264,7 @@ def test_the_second_reviewer_is_told_before_deciding_and_not_whose_the_first_was
 ):
     post(as_user(client, moderator), case, "overturn", "Satire, clearly.")
 
-    body = as_user(client, moderator2).get(f"/cases/{case.pk}/").content.decode()
+    body = as_user(client, moderator2).get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "Second opinion: decide without seeing the first." in body
     assert "yours is the first opinion" not in body
@@ -273,7 +277,7 @@ def test_the_curator_sees_the_two_opinions_side_by_side_with_what_differs_marked
     post(as_user(client, moderator), case, "uphold", "Rule 2 matched the quote.")
     post(as_user(client, moderator2), case, "overturn", "Rule 2 missed <i>satire</i> in the quote.")
 
-    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+    body = as_user(client, curator).get(f"/p/default/cases/{case.pk}/").content.decode()
 
     panel = body.split('class="opinions-side-by-side"')[1].split('<form method="post"')[0]
     first, second = panel.split('<div class="opinion">')[1:3]
@@ -291,7 +295,7 @@ def test_agreeing_opinions_mark_only_where_their_notes_differ(
     post(as_user(client, moderator), case, "uphold", "Clear match.")
     post(as_user(client, moderator2), case, "uphold", "Clear match.")
 
-    body = as_user(client, curator).get(f"/cases/{case.pk}/").content.decode()
+    body = as_user(client, curator).get(f"/p/default/cases/{case.pk}/").content.decode()
 
     panel = body.split('class="opinions-side-by-side"')[1].split("</section>")[0]
     assert 'class="differs' not in panel

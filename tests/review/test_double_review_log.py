@@ -15,6 +15,7 @@ from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
 from review.jobs import start_job
 from review.models import ApiToken, Decision, Job
+from review.models.projects import default_project_id
 from tests.builders.api import api_client
 from tests.builders.cases_answers import make_case
 from tests.builders.live import seen_on
@@ -108,7 +109,7 @@ def test_an_export_job_keeps_the_log_as_its_starter_may_see_it(
     first_opinion(case, moderator)
 
     with django_capture_on_commit_callbacks(execute=True):
-        job = start_job(Job.Kind.EXPORT_DECISIONS, moderator2)
+        job = start_job(Job.Kind.EXPORT_DECISIONS, moderator2, project=default_project_id())
 
     job.refresh_from_db()
     assert job.status == Job.Status.SUCCEEDED, job.error
@@ -120,11 +121,11 @@ def test_the_poll_of_a_blind_reviewers_open_page_does_not_name_the_first_opinion
     client, moderator, moderator2, case
 ):
     client.force_login(moderator2)
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
     first_opinion(case, moderator)
 
     html = client.post(
-        f"/open/cases/{case.pk}/here/", {"seen": seen}, headers=HTMX
+        f"/p/default/open/cases/{case.pk}/here/", {"seen": seen}, headers=HTMX
     ).content.decode()
 
     assert "first opinion" in html
@@ -138,7 +139,9 @@ def test_a_blind_reviewers_conflict_does_not_name_whose_decision_it_met(
     first_opinion(case, moderator)
     client.force_login(moderator2)
 
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": seen, "note": ""}, headers=HTMX)
+    response = client.post(
+        f"/p/default/cases/{case.pk}/uphold/", {"version": seen, "note": ""}, headers=HTMX
+    )
 
     html = response.content.decode()
     assert response.status_code == 409 and "Someone" in html

@@ -119,16 +119,16 @@ def test_an_editor_never_sees_the_other_editors_copy(client, plan, editor, edito
     theirs = open_review_copy(plan, actor=editor2)
 
     client.force_login(editor)
-    assert client.get(f"/plans/{theirs.pk}/").status_code == 404
-    mine = client.post(f"/plans/{plan.pk}/review-copy/")
-    assert mine.status_code == 302 and mine["Location"] != f"/plans/{theirs.pk}/"
+    assert client.get(f"/p/default/plans/{theirs.pk}/").status_code == 404
+    mine = client.post(f"/p/default/plans/{plan.pk}/review-copy/")
+    assert mine.status_code == 302 and mine["Location"] != f"/p/default/plans/{theirs.pk}/"
 
 
 def test_the_plans_own_entries_are_not_decided_directly_under_double_review(client, plan, editor):
     entry = entries_of(plan)[0]
 
     response = client.post(
-        f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": entry.version}
+        f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": entry.version}
     )
 
     assert response.status_code == 403
@@ -143,14 +143,14 @@ def test_the_curation_view_shows_only_the_entries_that_differ(
     last = entries_of(plan)[-1]
 
     client.force_login(curator)
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
 
     assert body.count('class="card curation-entry"') == 1
     assert f"Entry #{last.number}" in body and "Take editor2's" in body
 
 
 def test_only_curators_see_the_curation_view(client, plan, editor):
-    assert client.get(f"/plans/{plan.pk}/curation/").status_code == 403
+    assert client.get(f"/p/default/plans/{plan.pk}/curation/").status_code == 403
 
 
 def test_a_listed_proposer_rule_always_asks_for_two_even_at_a_zero_share():

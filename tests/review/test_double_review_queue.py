@@ -15,10 +15,11 @@ from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
 from review.decisions import ActionRefused
 from review.models import Lease, Plan
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def opinion(case, user, verdict="uphold"):
 
 
 def taken(queue, user):
-    lease = leases.take_next(queue, user)
+    lease = leases.take_next(queue, user, default_project_id())
     return None if lease is None else lease.item_id
 
 
@@ -80,7 +81,7 @@ def test_a_disagreement_goes_to_a_curator_not_to_the_moderators(people):
 
 def test_a_curator_who_gave_an_opinion_is_not_handed_its_curation(people, django_user_model):
     both = user_in(django_user_model, "both", "Moderators")
-    both.groups.add(people["cur"].groups.get())
+    member(both, None, "curator")
     double_review("cases")
     disputed = make_case("c-1")
     opinion(disputed, both, "uphold")
@@ -94,7 +95,7 @@ def test_a_curator_may_take_from_the_cases_queue_and_gets_only_curation(people, 
 
     assert taken(CASES, people["cur"]) is None
     with pytest.raises(ActionRefused):
-        leases.take_next(CASES, user_in(django_user_model, "rita", "Readers"))
+        leases.take_next(CASES, user_in(django_user_model, "rita", "Readers"), default_project_id())
 
 
 def test_the_second_opinion_by_next_opens_the_next_case_after_it(client, people):
@@ -103,12 +104,14 @@ def test_the_second_opinion_by_next_opens_the_next_case_after_it(client, people)
     opinion(begun, people["mod1"])
     client.force_login(people["mod2"])
 
-    opened = client.post("/cases/next/")
-    assert opened["Location"] == f"/cases/{begun.pk}/"
+    opened = client.post("/p/default/cases/next/")
+    assert opened["Location"] == f"/p/default/cases/{begun.pk}/"
     begun.refresh_from_db()
-    decided = client.post(f"/cases/{begun.pk}/uphold/", {"version": begun.version, "note": ""})
+    decided = client.post(
+        f"/p/default/cases/{begun.pk}/uphold/", {"version": begun.version, "note": ""}
+    )
 
-    assert decided["Location"] == f"/cases/{new.pk}/"
+    assert decided["Location"] == f"/p/default/cases/{new.pk}/"
     begun.refresh_from_db()
     assert begun.verdict == "upheld"
 
@@ -169,12 +172,12 @@ def test_a_plan_in_curation_goes_to_a_curator_and_opens_on_its_curation_page(cli
     assert taken(PLANS, people["ed3"]) is None
     client.force_login(people["cur"])
 
-    response = client.post("/plans/next/")
+    response = client.post("/p/default/plans/next/")
 
-    assert response["Location"] == f"/plans/{plan.pk}/curation/"
+    assert response["Location"] == f"/p/default/plans/{plan.pk}/curation/"
     assert taken(PLANS, people["cur2"]) is None
-    page = client.get(f"/plans/{plan.pk}/curation/").content.decode()
-    assert f'action="/open/plans/{plan.pk}/here/"' in page  # its poll renews the lease
+    page = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
+    assert f'action="/p/default/open/plans/{plan.pk}/here/"' in page  # its poll renews the lease
 
 
 def test_the_last_settlement_of_a_plan_handed_by_next_opens_the_next_item(client, people):
@@ -183,16 +186,17 @@ def test_the_last_settlement_of_a_plan_handed_by_next_opens_the_next_item(client
     hand_in_review(open_review_copy(plan, actor=people["ed1"]), people["ed1"])
     hand_in_review(open_review_copy(plan, actor=people["ed2"]), people["ed2"], reject=[-1])
     client.force_login(people["cur"])
-    client.post("/plans/next/")
+    client.post("/p/default/plans/next/")
     entry = entries_of(plan)[-1]
 
     response = client.post(
-        f"/plans/{plan.pk}/curation/{entry.pk}/", {"version": entry.version, "pick": "first"}
+        f"/p/default/plans/{plan.pk}/curation/{entry.pk}/",
+        {"version": entry.version, "pick": "first"},
     )
 
     plan.refresh_from_db()
     assert not plan.is_open
-    assert response["Location"] == "/plans/next/"
+    assert response["Location"] == "/p/default/plans/next/"
     assert not Lease.objects.filter(holder=people["cur"]).exists()
 
 

@@ -26,9 +26,9 @@ def post(client, user, item, path, note="x"):
 def curated_case(client, moderator, moderator2, curator):
     double_review("cases")
     case = make_case("c-5")
-    post(client, moderator, case, f"/cases/{case.pk}/uphold/")
-    post(client, moderator2, case, f"/cases/{case.pk}/overturn/")
-    post(client, curator, case, f"/cases/{case.pk}/overturn/", "Satire, clearly.")
+    post(client, moderator, case, f"/p/default/cases/{case.pk}/uphold/")
+    post(client, moderator2, case, f"/p/default/cases/{case.pk}/overturn/")
+    post(client, curator, case, f"/p/default/cases/{case.pk}/overturn/", "Satire, clearly.")
     case.refresh_from_db()
     assert case.review_stage == Case.CURATED
     return case
@@ -45,12 +45,14 @@ def test_the_curator_who_settled_a_case_gets_undo_and_its_key_but_no_verdicts(
 ):
     client.force_login(curator)
 
-    html = client.get(f"/cases/{curated_case.pk}/").content.decode()
+    html = client.get(f"/p/default/cases/{curated_case.pk}/").content.decode()
 
     assert 'aria-keyshortcuts="z"' in undo_button(html)
-    assert f'formaction="/cases/{curated_case.pk}/uphold/"' not in html
+    assert f'formaction="/p/default/cases/{curated_case.pk}/uphold/"' not in html
     undo_form = html[html.rfind("<form", 0, html.find('data-action="undo"')) :]
-    assert undo_form.startswith(f'<form method="post" action="/cases/{curated_case.pk}/undo/"')
+    assert undo_form.startswith(
+        f'<form method="post" action="/p/default/cases/{curated_case.pk}/undo/"'
+    )
     assert "data-verdict-form" in undo_form[: undo_form.find(">")]
 
 
@@ -60,7 +62,7 @@ def test_the_curators_undo_from_the_page_puts_the_case_back_in_curation(
     client.force_login(curator)
 
     response = client.post(
-        f"/cases/{curated_case.pk}/undo/", {"version": curated_case.version}, headers=HTMX
+        f"/p/default/cases/{curated_case.pk}/undo/", {"version": curated_case.version}, headers=HTMX
     )
 
     assert response.status_code == 200 and "<html" not in response.content.decode()
@@ -68,7 +70,7 @@ def test_the_curators_undo_from_the_page_puts_the_case_back_in_curation(
     assert (curated_case.verdict, curated_case.review_stage) == ("proposed", Case.IN_CURATION)
     undo = Decision.objects.filter(action="case.undo").get()
     assert undo.undoes.action == "case.curate" and undo.actor == curator
-    assert f'formaction="/cases/{curated_case.pk}/uphold/"' in response.content.decode()
+    assert f'formaction="/p/default/cases/{curated_case.pk}/uphold/"' in response.content.decode()
 
 
 def test_a_moderator_who_neither_gave_the_curation_nor_curates_gets_no_undo(
@@ -76,7 +78,7 @@ def test_a_moderator_who_neither_gave_the_curation_nor_curates_gets_no_undo(
 ):
     client.force_login(moderator2)
 
-    html = client.get(f"/cases/{curated_case.pk}/").content.decode()
+    html = client.get(f"/p/default/cases/{curated_case.pk}/").content.decode()
 
     assert undo_button(html) == ""
 
@@ -84,17 +86,19 @@ def test_a_moderator_who_neither_gave_the_curation_nor_curates_gets_no_undo(
 def test_the_second_reviewer_whose_verdict_agreed_gets_undo(client, moderator, moderator2):
     double_review("cases")
     case = make_case("c-6")
-    post(client, moderator, case, f"/cases/{case.pk}/uphold/")
-    post(client, moderator2, case, f"/cases/{case.pk}/uphold/")
+    post(client, moderator, case, f"/p/default/cases/{case.pk}/uphold/")
+    post(client, moderator2, case, f"/p/default/cases/{case.pk}/uphold/")
 
-    html = client.get(f"/cases/{case.pk}/").content.decode()
+    html = client.get(f"/p/default/cases/{case.pk}/").content.decode()
     assert undo_button(html)
     client.force_login(moderator)
-    assert undo_button(client.get(f"/cases/{case.pk}/").content.decode()) == ""
+    assert undo_button(client.get(f"/p/default/cases/{case.pk}/").content.decode()) == ""
 
 
 def test_a_reader_may_not_undo_a_curated_case(client, curated_case, reader):
-    response = client.post(f"/cases/{curated_case.pk}/undo/", {"version": curated_case.version})
+    response = client.post(
+        f"/p/default/cases/{curated_case.pk}/undo/", {"version": curated_case.version}
+    )
 
     assert response.status_code == 403
 
@@ -105,15 +109,15 @@ def test_the_curator_takes_back_an_answers_curation_from_its_page(
     editor2 = user_in(django_user_model, "editor2", "Editors")
     double_review("answers")
     answer = make_answer("a-5")
-    post(client, editor, answer, f"/answers/{answer.pk}/publish/")
-    post(client, editor2, answer, f"/answers/{answer.pk}/withdraw/")
-    post(client, curator, answer, f"/answers/{answer.pk}/publish/")
+    post(client, editor, answer, f"/p/default/answers/{answer.pk}/publish/")
+    post(client, editor2, answer, f"/p/default/answers/{answer.pk}/withdraw/")
+    post(client, curator, answer, f"/p/default/answers/{answer.pk}/publish/")
     answer.refresh_from_db()
     assert answer.state == "published"
 
-    html = client.get(f"/answers/{answer.pk}/").content.decode()
+    html = client.get(f"/p/default/answers/{answer.pk}/").content.decode()
     assert undo_button(html)
-    post(client, curator, answer, f"/answers/{answer.pk}/undo/")
+    post(client, curator, answer, f"/p/default/answers/{answer.pk}/undo/")
 
     answer.refresh_from_db()
     assert (answer.state, answer.review_stage) == ("proposed", Answer.IN_CURATION)

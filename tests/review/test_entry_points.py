@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from review.actions.documents import COMMAND_LINE, Accepted, propose_document, store_document
 from review.actions.imports import import_answers, import_cases, import_plan
 from review.models import Answer, Case, Document, Plan
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import answer_line, case_line
 from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload
 
@@ -80,7 +81,7 @@ DOCUMENT = CODE_TEXT.encode()
 
 
 def document() -> Document:
-    return store_document("n500.md", DOCUMENT, actor=COMMAND_LINE)
+    return store_document("n500.md", DOCUMENT, actor=COMMAND_LINE, project=default_project_id())
 
 
 def refusal(call) -> str:
@@ -90,12 +91,12 @@ def refusal(call) -> str:
 
 
 def test_a_reader_stores_no_document_and_proposes_no_plan(reader) -> None:
-    assert refusal(lambda: store_document("n500.md", DOCUMENT, actor=reader)) == (
-        "only Editors push documents"
-    )
-    assert refusal(lambda: propose_document("n500.md", DOCUMENT, actor=reader)) == (
-        "only Editors propose plans"
-    )
+    assert refusal(
+        lambda: store_document("n500.md", DOCUMENT, actor=reader, project=default_project_id())
+    ) == ("only Editors push documents")
+    assert refusal(
+        lambda: propose_document("n500.md", DOCUMENT, actor=reader, project=default_project_id())
+    ) == ("only Editors propose plans")
     assert not Document.objects.exists()
 
 
@@ -105,45 +106,65 @@ def test_a_moderator_imports_no_plan_and_no_answers(moderator) -> None:
     assert refusal(lambda: import_plan(stored, text, actor=moderator)) == (
         "only Editors import plans"
     )
-    assert refusal(lambda: import_answers(answer_line("a-1") + "\n", actor=moderator)) == (
-        "only Editors import answers"
-    )
+    assert refusal(
+        lambda: import_answers(
+            answer_line("a-1") + "\n", actor=moderator, project=default_project_id()
+        )
+    ) == ("only Editors import answers")
     assert not Plan.objects.exists() and not Answer.objects.exists()
 
 
 def test_an_editor_imports_no_cases(editor) -> None:
-    assert refusal(lambda: import_cases(case_line("c-1") + "\n", actor=editor)) == (
-        "only Moderators import cases"
-    )
+    assert refusal(
+        lambda: import_cases(case_line("c-1") + "\n", actor=editor, project=default_project_id())
+    ) == ("only Moderators import cases")
     assert not Case.objects.exists()
 
 
 def test_no_one_named_is_refused_like_a_role_that_may_not() -> None:
-    assert refusal(lambda: import_cases(case_line("c-1") + "\n", actor=None)) == (
-        "only Moderators import cases"
-    )
+    assert refusal(
+        lambda: import_cases(case_line("c-1") + "\n", actor=None, project=default_project_id())
+    ) == ("only Moderators import cases")
 
 
 def test_an_editor_stores_proposes_and_imports_and_is_named_on_the_plan(editor) -> None:
-    plan = propose_document("n500.md", DOCUMENT, actor=editor)
+    plan = propose_document("n500.md", DOCUMENT, actor=editor, project=default_project_id())
     assert plan.created and plan.options["submitted_by"] == "editor"
-    assert store_document("n500.md", DOCUMENT, actor=editor) == plan.document
+    assert (
+        store_document("n500.md", DOCUMENT, actor=editor, project=default_project_id())
+        == plan.document
+    )
     imported = import_plan(plan.document, payload_text(proposed_payload()), actor=editor)
     assert imported.created and imported.options == {"submitted_by": "editor"}
-    assert import_answers(answer_line("a-1") + "\n", actor=editor).created == 1
+    assert (
+        import_answers(
+            answer_line("a-1") + "\n", actor=editor, project=default_project_id()
+        ).created
+        == 1
+    )
 
 
 def test_a_moderator_imports_cases(moderator) -> None:
-    assert import_cases(case_line("c-1") + "\n", actor=moderator).created == 1
+    assert (
+        import_cases(case_line("c-1") + "\n", actor=moderator, project=default_project_id()).created
+        == 1
+    )
 
 
 def test_an_accepted_actor_is_not_asked_again_and_is_still_named(editor) -> None:
     # A job runs what the door that started it accepted, as the person who started it.
-    assert import_cases(case_line("c-1") + "\n", actor=Accepted(editor)).created == 1
-    plan = propose_document("n500.md", DOCUMENT, actor=Accepted(editor))
+    assert (
+        import_cases(
+            case_line("c-1") + "\n", actor=Accepted(editor), project=default_project_id()
+        ).created
+        == 1
+    )
+    plan = propose_document(
+        "n500.md", DOCUMENT, actor=Accepted(editor), project=default_project_id()
+    )
     assert plan.options["submitted_by"] == "editor"
 
 
 def test_the_command_line_may_and_names_no_one() -> None:
-    plan = propose_document("n500.md", DOCUMENT, actor=COMMAND_LINE)
+    plan = propose_document("n500.md", DOCUMENT, actor=COMMAND_LINE, project=default_project_id())
     assert plan.created and "submitted_by" not in plan.options

@@ -15,7 +15,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.urls import reverse
 
 from review.actions.entries import accept_entry
 from review.actions.revisions import CARRY
@@ -25,6 +24,7 @@ from review.models import Answer, Case, Decision, Document, Entry, Plan
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.pages import html_of
 from tests.builders.plans import row_counts
+from tests.builders.urls import url_of
 
 pytestmark = pytest.mark.django_db
 
@@ -134,7 +134,7 @@ def test_a_broken_or_inflating_pdf_is_refused_at_every_door(
     before = row_counts()
 
     by_api = api.post("/api/documents", {"file": SimpleUploadedFile(name, data)})
-    by_form = client.post(reverse("plan-upload-document"), {"file": SimpleUploadedFile(name, data)})
+    by_form = client.post(url_of("plan-upload-document"), {"file": SimpleUploadedFile(name, data)})
     shutil.copy(CORPUS / name, tmp_path / name)
     by_command = command_refusal("propose", str(tmp_path / name))
 
@@ -171,7 +171,7 @@ def test_a_hostile_plan_is_refused_at_every_door(name, api, client, editor, code
 
     by_api = api.post(f"/api/documents/{code.pk}/plans", text, content_type="application/json")
     by_form = client.post(
-        reverse("plan-upload-plan"),
+        url_of("plan-upload-plan"),
         {"document": code.pk, "file": SimpleUploadedFile(name, text.encode())},
     )
     by_command = command_refusal("import_plan", str(code.pk), str(CORPUS / name))
@@ -223,7 +223,7 @@ def test_an_oversized_file_or_line_is_refused_at_every_door_before_it_is_read(
         api.post("/api/cases", one_long_line, content_type="application/x-ndjson"),
         api.post("/api/documents", {"file": SimpleUploadedFile("long.md", one_long_line)}),
         client.post(
-            reverse("plan-upload-document"),
+            url_of("plan-upload-document"),
             {"file": SimpleUploadedFile("long.md", one_long_line)},
         ),
     ]
@@ -237,7 +237,7 @@ def test_an_oversized_file_or_line_is_refused_at_every_door_before_it_is_read(
 
 def test_a_nul_in_a_query_or_a_form_field_is_refused_naming_the_field(api, client, editor) -> None:
     by_api = api.get("/api/plans", {"status": "open\x00"})
-    by_page = client.get(reverse("cases"), {"reason": "a\x00b"})
+    by_page = client.get(url_of("cases"), {"reason": "a\x00b"})
 
     assert by_api.status_code == 400
     assert by_api.json()["detail"].startswith("the field 'status' holds the NUL character")
@@ -255,7 +255,7 @@ def test_script_in_a_markdown_document_is_shown_as_text_on_its_plan(api, client,
         f"/api/documents/{document.json()['id']}/propose", "{}", content_type="application/json"
     )
 
-    page = html_of(client.get(reverse("plan", args=[proposed.json()["id"]])))
+    page = html_of(client.get(url_of("plan", proposed.json()["id"])))
 
     assert proposed.status_code == 201
     assert_no_markup(page)
@@ -277,7 +277,7 @@ def test_script_in_plan_titles_is_shown_as_text(api, client, editor, code) -> No
     text = (CORPUS / "plan-title-script.json").read_text(encoding="utf-8")
 
     imported = api.post(f"/api/documents/{code.pk}/plans", text, content_type="application/json")
-    page = html_of(client.get(reverse("plan", args=[imported.json()["id"]])))
+    page = html_of(client.get(url_of("plan", imported.json()["id"])))
 
     assert imported.status_code == 201
     assert_no_markup(page)
@@ -289,7 +289,7 @@ def test_script_in_a_case_is_shown_as_text(api, client, moderator) -> None:
     body = (CORPUS / "cases-script.jsonl").read_bytes()
 
     assert api.post("/api/cases", body, content_type="application/x-ndjson").status_code == 200
-    page = html_of(client.get(reverse("case", args=[Case.objects.get().pk])))
+    page = html_of(client.get(url_of("case", Case.objects.get().pk)))
 
     assert_no_markup(page)
     assert "&lt;script&gt;alert(&#x27;case&#x27;)&lt;/script&gt;" in page
@@ -302,7 +302,7 @@ def test_attacks_in_answer_markdown_never_reach_the_answer_page(api, client, edi
 
     assert imported.json()["created"] == 7
     for answer in Answer.objects.all():
-        page = html_of(client.get(reverse("answer", args=[answer.pk])))
+        page = html_of(client.get(url_of("answer", answer.pk)))
         assert_no_markup(page)
 
 
@@ -354,7 +354,7 @@ def revise_through(door: str, document_id: int, name: str, client, tmp_path) -> 
         said = response.json().get("detail", "") if response.status_code == 422 else ""
         return response.status_code == 201, said
     response = client.post(
-        reverse("revision-upload", args=[document_id]), {"file": SimpleUploadedFile(name, data)}
+        url_of("revision-upload", document_id), {"file": SimpleUploadedFile(name, data)}
     )
     assert response.status_code in (302, 422), response.content[:300]
     return response.status_code == 302, html_of(response) if response.status_code == 422 else ""
@@ -389,5 +389,5 @@ def test_a_hostile_revision_is_refused_or_stored_whole_at_every_door(
         kept = Decision.objects.filter(action=CARRY).count()
         assert kept == sum(entry.state != Entry.State.PROPOSED for entry in carried.entries.all())
         assert (kept > 0) == (name in CARRYING)
-        assert_no_markup(html_of(client.get(reverse("plan", args=[carried.pk]))))
-    assert_no_markup(html_of(client.get(reverse("revision", args=[revision.pk]))))
+        assert_no_markup(html_of(client.get(url_of("plan", carried.pk))))
+    assert_no_markup(html_of(client.get(url_of("revision", revision.pk))))

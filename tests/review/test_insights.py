@@ -7,7 +7,6 @@ import io
 import json
 
 import pytest
-from django.contrib.auth.models import Group
 from django.core.management import call_command
 
 from grounding.agreement import cohen_kappa
@@ -18,6 +17,7 @@ from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
+from tests.builders.users import member
 
 pytestmark = pytest.mark.django_db
 
@@ -193,12 +193,12 @@ def test_the_page_shows_a_rules_record_to_an_editor_and_refuses_a_reader(client,
     plan = make_plan(4)
     decide_rows(plan, "accepted", "accepted", "rejected")
 
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
     assert 'data-rule="rule:a"' in body
     assert "2 of 3" in body and "not validated" in body
     assert '<svg class="chart" id="rules-chart" role="img"' in body
     client.force_login(reader)
-    assert client.get("/insights/").status_code == 403
+    assert client.get("/p/default/insights/").status_code == 403
 
 
 def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():
@@ -207,7 +207,7 @@ def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():
     user = pipeline_user(groups=("Readers",))
     api = api_client()
     assert api.get("/api/insights").status_code == 403
-    user.groups.add(Group.objects.get_or_create(name="Moderators")[0])
+    member(user, None, "moderator")
 
     payload = api.get("/api/insights").json()
 

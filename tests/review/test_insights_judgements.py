@@ -17,6 +17,7 @@ from review.actions.plans import RuleNotValidated, accept_rule, rule_candidates
 from review.actions.revisions import CARRY, add_revision
 from review.insights import Filters, insights, rule_record, rule_records
 from review.models import Decision, Document, Entry, Plan
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
@@ -255,7 +256,7 @@ def test_the_page_the_api_and_the_command_show_what_was_not_counted(client, edit
     bulk = len(accept_all(plan, editor))
     words = f"{bulk} bulk-accepted, not counted"
 
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
     assert words in body
     pipeline_user(groups=("Editors",))
     payload = api_client().get("/api/insights").json()
@@ -268,7 +269,9 @@ def test_the_page_the_api_and_the_command_show_what_was_not_counted(client, edit
     out = StringIO()
     call_command("insights", "--format", "csv", "--rule", RULE, stdout=out)
     assert words in out.getvalue()
-    page = client.get(f"/plans/{make_plan(2, name='b.md').pk}/accept-rule/", {"rule": RULE})
+    page = client.get(
+        f"/p/default/plans/{make_plan(2, name='b.md').pk}/accept-rule/", {"rule": RULE}
+    )
     assert f"{bulk} bulk-accepted, not counted" in page.content.decode()
 
 
@@ -303,6 +306,7 @@ def test_a_decisions_rule_batch_and_its_filter_give_the_same_answer(editor):
     ]
     rows = [
         Decision.objects.create(
+            project_id=default_project_id(),
             actor_name="editor",
             action=action,
             object_type="entry",

@@ -5,10 +5,10 @@ Chromium does not keep a no-store page in)."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
+from tests.builders.urls import url_of
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +20,7 @@ def test_an_item_page_tells_the_browser_not_to_store_it(client, django_user_mode
         route, make_answer
     )()
 
-    response = client.get(reverse(route, args=[item.pk]))
+    response = client.get(url_of(route, item.pk))
 
     assert response.status_code == 200
     assert "no-store" in response["Cache-Control"]

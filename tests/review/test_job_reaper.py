@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from review.jobs import reap_dead_jobs, retry_job, start_job
 from review.models import Job
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 
@@ -27,7 +28,12 @@ def heartbeat(settings):
 
 def job_of(user, *, status=Job.Status.RUNNING, heard_seconds_ago=None, started_seconds_ago=None):
     """A job of `user` in `status`, last heard from (and started) that many seconds ago."""
-    job = start_job(Job.Kind.IMPORT_CASES, user, data=(case_line("c-1") + "\n").encode())
+    job = start_job(
+        Job.Kind.IMPORT_CASES,
+        user,
+        project=default_project_id(),
+        data=(case_line("c-1") + "\n").encode(),
+    )
     now = timezone.now()
     ago = {
         "heartbeat_at": heard_seconds_ago,
@@ -84,11 +90,11 @@ def test_the_job_page_reaps_the_job_it_shows_and_offers_the_retry(client, editor
     job = job_of(editor, heard_seconds_ago=HEARTBEAT + 5)
     client.force_login(editor)
 
-    body = client.get(f"/jobs/{job.pk}/", headers={"HX-Request": "true"}).content.decode()
+    body = client.get(f"/p/default/jobs/{job.pk}/", headers={"HX-Request": "true"}).content.decode()
 
     assert "<html" not in body
     assert "Failed: the worker stopped" in body
-    assert f'action="/jobs/{job.pk}/retry/"' in body
+    assert f'action="/p/default/jobs/{job.pk}/retry/"' in body
     assert Job.objects.get(pk=job.pk).status == Job.Status.FAILED
 
 
@@ -105,5 +111,5 @@ def test_another_user_reading_a_job_reaps_nothing(client, editor, moderator):
     job = job_of(editor, heard_seconds_ago=HEARTBEAT + 5)
     client.force_login(moderator)
 
-    assert client.get(f"/jobs/{job.pk}/").status_code == 404
+    assert client.get(f"/p/default/jobs/{job.pk}/").status_code == 404
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING

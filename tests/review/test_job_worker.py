@@ -17,6 +17,7 @@ from django_tasks_db.models import DBTaskResult
 
 from review.jobs import reap_dead_jobs, retry_job, start_job
 from review.models import Case, Job
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import case_line, make_case
 from tests.builders.worker import DATABASE_TASKS, ROOT, WORKER_SECONDS, run_worker, worker_env
 
@@ -32,7 +33,7 @@ def database_backend(settings):
 
 def test_the_worker_runs_a_queued_import_and_records_its_progress(editor) -> None:
     data = CASES.read_bytes()
-    job = start_job(Job.Kind.IMPORT_CASES, editor, data=data)
+    job = start_job(Job.Kind.IMPORT_CASES, editor, project=default_project_id(), data=data)
     job.refresh_from_db()
     assert job.status == Job.Status.QUEUED and job.task_id
     run_worker()
@@ -45,7 +46,12 @@ def test_the_worker_runs_a_queued_import_and_records_its_progress(editor) -> Non
 
 def test_a_job_that_failed_in_the_worker_is_retried_there_after_the_fix(editor) -> None:
     make_case("c-1", text="Stored first, with other content.")
-    job = start_job(Job.Kind.IMPORT_CASES, editor, data=(case_line("c-1") + "\n").encode())
+    job = start_job(
+        Job.Kind.IMPORT_CASES,
+        editor,
+        project=default_project_id(),
+        data=(case_line("c-1") + "\n").encode(),
+    )
     run_worker()
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED
@@ -96,7 +102,7 @@ def test_a_job_whose_worker_is_killed_mid_job_is_reaped_and_its_retry_runs(
     editor, settings, tmp_path
 ) -> None:
     data = "".join(case_line(f"c-{n}") + "\n" for n in range(3)).encode()
-    job = start_job(Job.Kind.IMPORT_CASES, editor, data=data)
+    job = start_job(Job.Kind.IMPORT_CASES, editor, project=default_project_id(), data=data)
     blocked = tmp_path / "blocked"
     worker = subprocess.Popen(  # noqa: S603 - this Python, our own snippet
         [sys.executable, "-c", BLOCKING_WORKER, str(blocked)],

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from review.jobs import retry_job, runs_in_background, start_job
 from review.models import Case, Job, Plan
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import case_line, make_case
 from tests.builders.decisions import logged
 from tests.builders.plan_views import handbook_text
@@ -32,7 +33,7 @@ def small_limits(settings):
 
 def run(callbacks, kind, user, **kwargs) -> Job:
     with callbacks(execute=True):
-        job = start_job(kind, user, **kwargs)
+        job = start_job(kind, user, project=default_project_id(), **kwargs)
     job.refresh_from_db()
     return job
 

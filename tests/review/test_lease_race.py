@@ -28,7 +28,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def press_next(base: str, session: str) -> str:
     """POST /cases/next/ as the reviewer; the address of the case it handed them."""
     request = urllib.request.Request(  # noqa: S310 - the local server's http:// address
-        f"{base}/cases/next/",
+        f"{base}/p/default/cases/next/",
         data=b"",
         method="POST",
         headers={"Cookie": f"sessionid={session}; csrftoken={CSRF}", "X-CSRFToken": CSRF},
@@ -69,6 +69,6 @@ def test_twenty_reviewers_pressing_next_at_once_are_never_handed_the_same_case(t
     with queue_server(tmp_path, reviewers=REVIEWERS, cases=CASES) as (base, sessions):
         for _ in range(ROUNDS):
             handed = press_all_at_once(base, sessions)
-            assert all(re.fullmatch(r"/cases/\d+/", url) for url in handed), handed
+            assert all(re.fullmatch(r"/p/default/cases/\d+/", url) for url in handed), handed
             # Each holds what they were handed until they press again: all different.
             assert len(set(handed)) == REVIEWERS, sorted(handed)

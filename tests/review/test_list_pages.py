@@ -57,7 +57,7 @@ def cases_with_ties():
 def test_next_shows_every_case_once_in_the_queues_order_even_when_times_tie(
     client, reader, small_pages, cases_with_ties
 ):
-    pages = walk(client, "/cases/", "next")
+    pages = walk(client, "/p/default/cases/", "next")
 
     assert [len(page) for page in pages] == [4, 4, 3]
     assert sum(pages, []) == cases_with_ties
@@ -66,23 +66,23 @@ def test_next_shows_every_case_once_in_the_queues_order_even_when_times_tie(
 def test_previous_from_the_last_page_shows_the_same_pages_back_to_the_first(
     client, reader, small_pages, cases_with_ties
 ):
-    last = client.get("/cases/?page=last")
-    backwards = walk(client, "/cases/?page=last", "prev")
+    last = client.get("/p/default/cases/?page=last")
+    backwards = walk(client, "/p/default/cases/?page=last", "prev")
 
     assert link(last, "next") is None and link(last, "last") is None
     assert backwards[0] == cases_with_ties[-4:]
     assert sum(reversed(backwards), []) == cases_with_ties
     # The first page has no way back.
-    assert link(client.get("/cases/"), "first") is None
+    assert link(client.get("/p/default/cases/"), "first") is None
 
 
 def test_the_pages_keep_the_filters(client, reader, small_pages, cases_with_ties):
     flagged = [case_id for case_id in cases_with_ties if Case.objects.get(case_id=case_id).flagged]
 
-    pages = walk(client, "/cases/?reason=no_citations", "next")
+    pages = walk(client, "/p/default/cases/?reason=no_citations", "next")
 
     assert sum(pages, []) == flagged
-    assert link(client.get("/cases/?reason=no_citations"), "next").startswith(
+    assert link(client.get("/p/default/cases/?reason=no_citations"), "next").startswith(
         "?reason=no_citations&after="
     )
 
@@ -91,7 +91,7 @@ def test_a_page_that_is_not_one_of_the_lists_is_refused(client, reader):
     make_case("c-1")
 
     for query in ("after=nonsense", "before=WzEsMl0", "after=WyJ4IiwgIjIwMjYiLCAzXQ"):
-        response = client.get(f"/cases/?{query}")
+        response = client.get(f"/p/default/cases/?{query}")
         assert response.status_code == 400, query
 
 
@@ -101,9 +101,9 @@ def test_the_answers_pages_go_newest_first_and_keep_the_search(client, reader, s
     make_answer("a-other", question="What about roofs?", text="Roofs carry snow [1].")
     Answer.objects.filter(answer_id__in=["a-2", "a-3", "a-4"]).update(created_at=timezone.now())
 
-    newest_first = walk(client, "/answers/", "next")
-    found = walk(client, "/answers/?q=stairs", "next")
-    backwards = walk(client, "/answers/?q=stairs&page=last", "prev")
+    newest_first = walk(client, "/p/default/answers/", "next")
+    found = walk(client, "/p/default/answers/?q=stairs", "next")
+    backwards = walk(client, "/p/default/answers/?q=stairs&page=last", "prev")
 
     expected = [answer.answer_id for answer in Answer.objects.order_by("-created_at", "-pk")]
     assert sum(newest_first, []) == expected

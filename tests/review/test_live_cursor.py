@@ -34,7 +34,7 @@ def page_text(response) -> str:
 
 
 def poll(client, queue: str, pk: int, seen: str, **more) -> str:
-    url = f"/open/{queue}/{pk}/here/"
+    url = f"/p/default/open/{queue}/{pk}/here/"
     return client.post(url, {"seen": seen, **more}, headers=HTMX).content.decode()
 
 
@@ -42,7 +42,7 @@ def test_a_case_someone_else_decided_after_the_cursor_comes_with_the_next_poll(
     client, moderator, moderator2
 ):
     case = make_case("c-1")
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
     decide_case(case, "overturn", actor=moderator2, expected_version=1, note="Satire.")
 
     body = poll(client, "cases", case.pk, seen)
@@ -52,8 +52,8 @@ def test_a_case_someone_else_decided_after_the_cursor_comes_with_the_next_poll(
 
 def test_a_case_one_decided_oneself_after_the_cursor_brings_nothing(client, moderator):
     case = make_case("c-1")
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
-    client.post(f"/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."})
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
+    client.post(f"/p/default/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."})
 
     body = poll(client, "cases", case.pk, seen)
 
@@ -66,7 +66,7 @@ def test_what_the_case_page_drew_already_is_no_news_to_its_first_poll(
     case = make_case("c-1")
     decide_case(case, "uphold", actor=moderator2, expected_version=1, note="")
     # Opened within the look-back of that verdict: the page shows it already.
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
 
     assert "verdict-badge" not in poll(client, "cases", case.pk, seen)
 
@@ -74,7 +74,7 @@ def test_what_the_case_page_drew_already_is_no_news_to_its_first_poll(
 def test_a_blind_reviewer_learns_a_first_opinion_came_but_not_whose(client, moderator, moderator2):
     double_review(Lease.Queue.CASES)
     case = make_case("c-1")
-    seen = seen_on(client.get(f"/cases/{case.pk}/").content.decode())
+    seen = seen_on(client.get(f"/p/default/cases/{case.pk}/").content.decode())
     decide_case(case, "overturn", actor=moderator2, expected_version=1, note="Plover-42.")
 
     body = poll(client, "cases", case.pk, seen)
@@ -125,7 +125,7 @@ def test_an_entry_drawn_by_one_poll_is_not_drawn_again_by_the_next(
 def test_a_plan_and_a_case_answer_the_same_kind_of_cursor(client, editor, moderator2):
     editor.groups.add(*moderator2.groups.all())
     plan, case = make_plan(2), make_case("c-1")
-    pages = (f"/plans/{plan.pk}/", f"/cases/{case.pk}/")
+    pages = (f"/p/default/plans/{plan.pk}/", f"/p/default/cases/{case.pk}/")
     cursors = [seen_on(page_text(client.get(page))) for page in pages]
     cursors += [
         seen_on(poll(client, "plans", plan.pk, "")),

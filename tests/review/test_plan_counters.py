@@ -25,6 +25,7 @@ from review.adapters.plans import path_collisions
 from review.apps import _reinstall_counter_triggers
 from review.decisions import ActionRefused, StaleVersion
 from review.models import Entry, PathCollision, Plan, PlanCounts
+from review.models.projects import default_project_id
 from tests.builders.plan_views import entries_of, handbook_text, make_plan
 from tests.builders.plans import update_entries
 
@@ -50,7 +51,9 @@ def collisions_by_recount() -> set[tuple[str, int]]:
     PathCollision.objects.refresh()
     after = recorded_collisions()
     PathCollision.objects.all().delete()
-    PathCollision.objects.bulk_create(PathCollision(path=p, document_id=d) for p, d in before)
+    PathCollision.objects.bulk_create(
+        PathCollision(project_id=default_project_id(), path=p, document_id=d) for p, d in before
+    )
     return after
 
 
@@ -361,6 +364,7 @@ def test_recount_rebuilds_counters_and_collisions_from_rows_inserted_in_bulk() -
     plan = make_plan(3, name="a.md", paragraphs=1)
     other = make_plan(3, name="b.md", paragraphs=2)
     empty = Plan.objects.create(
+        project_id=default_project_id(),
         document=plan.document,
         source_sha256=plan.source_sha256,
         extractor_id="x",

@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import override_settings
-from django.urls import Resolver404, resolve, reverse
+from django.urls import Resolver404, resolve
 
+from review.models.projects import DEFAULT_SLUG
 from review.views.presenters import ENTRY_CHUNK, EntryRoute, EntryRow, PlanUrls
 from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.urls import url_of
 
 ROOT = Path(settings.BASE_DIR)
 PLAN_TEMPLATES = ROOT / "templates" / "review" / "plans"
@@ -45,12 +47,12 @@ def test_every_address_the_plan_page_draws_follows_urls_py(client, editor) -> No
     entries = entries_of(plan)
     client.force_login(editor)
     # Opened at the last entry: the first lists are drawn light, with their own address.
-    page = html_of(client.get(reverse("plan", args=[plan.pk]), {"entry": entries[-1].pk}))
+    page = html_of(client.get(url_of("plan", plan.pk), {"entry": entries[-1].pk}))
     assert "data-light=" in page
     assert unresolved(page) == []
-    accept = reverse("entry-decide", args=[plan.pk, entries[-1].pk, "accept"])
+    accept = url_of("entry-decide", plan.pk, entries[-1].pk, "accept")
     assert f'formaction="{accept}"' in page
-    assert f'href="{reverse("plan-history", args=[plan.pk])}"' in page
+    assert f'href="{url_of("plan-history", plan.pk)}"' in page
 
 
 @pytest.mark.django_db
@@ -61,16 +63,16 @@ def test_the_plan_fragments_draw_addresses_that_follow_urls_py(client, editor) -
     client.force_login(editor)
     hx = {"HTTP_HX_REQUEST": "true"}
     accepted = client.post(
-        reverse("entry-decide", args=[plan.pk, second.pk, "accept"]),
+        url_of("entry-decide", plan.pk, second.pk, "accept"),
         {"version": second.version},
         **hx,
     )
     assert accepted.status_code == 200
-    assert f'formaction="{reverse("entry-decide", args=[plan.pk, second.pk, "undo"])}"' in (
+    assert f'formaction="{url_of("entry-decide", plan.pk, second.pk, "undo")}"' in (
         accepted.content.decode()
     )
-    edit = client.get(reverse("entry-edit", args=[plan.pk, first.pk]), **hx)
-    listed = client.get(reverse("plan-entry-list", args=[plan.pk, 1]))
+    edit = client.get(url_of("entry-edit", plan.pk, first.pk), **hx)
+    listed = client.get(url_of("plan-entry-list", plan.pk, 1))
     for response in (accepted, edit, listed):
         assert response.status_code == 200
         assert unresolved(response.content.decode()) == []
@@ -79,24 +81,22 @@ def test_the_plan_fragments_draw_addresses_that_follow_urls_py(client, editor) -
 @pytest.mark.django_db
 def test_a_route_reversed_once_gives_each_row_the_address_reverse_gives_it() -> None:
     plan = make_plan(3)
-    urls = PlanUrls(plan.pk)
+    urls = PlanUrls(DEFAULT_SLUG, plan.pk)
     for entry in entries_of(plan):
-        assert urls.decide("merge")(entry.pk) == reverse(
-            "entry-decide", args=[plan.pk, entry.pk, "merge"]
-        )
-        assert urls.edit(entry.pk) == reverse("entry-edit", args=[plan.pk, entry.pk])
+        assert urls.decide("merge")(entry.pk) == url_of("entry-decide", plan.pk, entry.pk, "merge")
+        assert urls.edit(entry.pk) == url_of("entry-edit", plan.pk, entry.pk)
 
 
 def test_a_route_that_holds_no_pk_as_a_segment_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="'plans'"):
-        EntryRoute("plans")
+        EntryRoute("plans", project=DEFAULT_SLUG)
 
 
 @pytest.mark.django_db
 def test_an_entry_row_answers_only_the_names_its_presenter_gives() -> None:
     plan = make_plan(2)
     entry = entries_of(plan)[1]
-    row = EntryRow(entry, PlanUrls(plan.pk))
+    row = EntryRow(entry, PlanUrls(DEFAULT_SLUG, plan.pk))
     assert (row.title, row.path, row.span_start) == (entry.title, entry.path, entry.span_start)
     # The entry's other fields are not looked up behind the template's back.
     with pytest.raises(AttributeError):
@@ -152,14 +152,14 @@ def test_every_name_a_plan_row_draws_is_its_presenters(client, editor) -> None:
     hx = {"HTTP_HX_REQUEST": "true"}
     with override_settings(TEMPLATES=templates_marking_unknown_names()):
         drawn = [
-            html_of(client.get(reverse("plan", args=[plan.pk]), {"entry": entries[-1].pk})),
+            html_of(client.get(url_of("plan", plan.pk), {"entry": entries[-1].pk})),
             client.post(
-                reverse("entry-decide", args=[plan.pk, entries[1].pk, "merge"]),
+                url_of("entry-decide", plan.pk, entries[1].pk, "merge"),
                 {"version": entries[1].version},
                 **hx,
             ).content.decode(),
-            client.get(reverse("entry-edit", args=[plan.pk, entries[2].pk]), **hx).content.decode(),
-            client.get(reverse("entry-edit", args=[plan.pk, entries[2].pk])).content.decode(),
+            client.get(url_of("entry-edit", plan.pk, entries[2].pk), **hx).content.decode(),
+            client.get(url_of("entry-edit", plan.pk, entries[2].pk)).content.decode(),
         ]
     # What the presenters draw (the page's other regions have names of their own).
     presented = r"UNKNOWN\[(?:entry|region|chunk|urls|lead)\.[^\]]*\]"

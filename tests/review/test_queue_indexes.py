@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.test import RequestFactory
 
 from review.actions.leases import QUEUES
-from review.models import Answer, Case, Lease
+from review.models import Answer, Case, Lease, Project
+from review.models.projects import default_project_id
 from review.views.answers import NEWEST_FIRST
 from review.views.cases import QUEUE_KEYS, _filtered_cases
 from tests.builders.cases_answers import make_answer, make_case
@@ -30,6 +32,17 @@ def plan_of(queryset) -> str:
         return queryset.explain()
 
 
+def default_project() -> Project:
+    return Project.objects.get(pk=default_project_id())
+
+
+def cases_list(filters: dict, user):
+    """The cases list's query as its page makes it, in the project its address names."""
+    request = RequestFactory().get("/")
+    request.user, request.project = user, default_project()
+    return _filtered_cases(request, filters)
+
+
 def ordered(queryset, keys):
     return queryset.order_by(*(key.ordering() for key in keys))[:51]
 
@@ -39,9 +52,9 @@ def ordered(queryset, keys):
     [{}, {"reason": "passed"}, {"reason": "uncited_claims"}, {"verdict": "upheld"}],
     ids=["default", "passed", "a reason", "a verdict"],
 )
-def test_each_page_of_the_cases_queue_walks_an_index(filters):
+def test_each_page_of_the_cases_queue_walks_an_index(filters, moderator):
     make_case("c-1")
-    plan = plan_of(ordered(_filtered_cases(NO_FILTER | filters), QUEUE_KEYS))
+    plan = plan_of(ordered(cases_list(NO_FILTER | filters, moderator), QUEUE_KEYS))
 
     assert "Sort" not in plan and "case_queue" in plan
 
@@ -49,7 +62,8 @@ def test_each_page_of_the_cases_queue_walks_an_index(filters):
 @pytest.mark.parametrize("filters", [{}, {"state": "published"}, {"changed": True}])
 def test_each_page_of_the_answers_list_walks_an_index(filters):
     make_answer("a-1")
-    plan = plan_of(ordered(Answer.objects.filter(**filters), NEWEST_FIRST))
+    answers = Answer.objects.filter(project=default_project(), **filters)
+    plan = plan_of(ordered(answers, NEWEST_FIRST))
 
     assert "Sort" not in plan and "answer_list" in plan
 
@@ -65,7 +79,7 @@ def test_each_page_of_the_answers_list_walks_an_index(filters):
 def test_next_finds_the_first_waiting_item_along_an_index(queue, index):
     make_case("c-1")
     make_answer("a-1")
-    waiting = QUEUES[queue].waiting()
+    waiting = QUEUES[queue].waiting(default_project())
 
     plan = plan_of(waiting.exclude(pk__in=Lease.objects.values("item_id"))[:1])
 
@@ -86,7 +100,8 @@ def test_each_stage_next_takes_from_walks_an_index(request, queue, who, indexes)
     make_case("c-1")
     make_answer("a-1")
 
-    plans = [plan_of(stage[:1]) for stage in QUEUES[queue].stages_for(user)]
+    stages = QUEUES[queue].stages_for(user, default_project())
+    plans = [plan_of(stage[:1]) for stage in stages]
 
     assert len(plans) == len(indexes)
     for plan, index in zip(plans, indexes, strict=True):
@@ -94,4 +109,5 @@ def test_each_stage_next_takes_from_walks_an_index(request, queue, who, indexes)
 
 
 def test_the_cases_queue_order_is_the_one_next_takes_from():
-    assert QUEUES[Lease.Queue.CASES].waiting().query.order_by == Case.QUEUE_ORDER
+    waiting = QUEUES[Lease.Queue.CASES].waiting(default_project())
+    assert waiting.query.order_by == Case.QUEUE_ORDER

@@ -4,7 +4,8 @@ the log and the queues (`Plan.objects.blind_to`, `Decision.objects.blind_to`,
 `awaiting_second_q`, `in_curation_q`); and who may see an item at all (`Plan.visible_to`,
 `SecondOpinions.visible_to`), once on the model and once on its manager, for every door that
 reads many rows or finds one by id. These tests hold each pair to the same answer in every
-state, and the views' `get_plan_for_user` to `Plan.decidable_by`."""
+state, and the views' `get_plan_for_user` to `Plan.decidable_by`; and who may see an item is
+held the same way for a member of its project, a member of another project only, and staff."""
 
 from __future__ import annotations
 
@@ -13,13 +14,16 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
-from review.models import Answer, Case, Decision, Plan
+from review.jobs import start_job
+from review.models import Answer, Case, Decision, Document, Job, Plan, Project
+from review.models.projects import default_project_id
 from review.views.plan_context import get_plan_for_user
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review, hand_in_review
-from tests.builders.users import user_in
+from tests.builders.users import make_project, member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -176,3 +180,55 @@ def test_the_plan_helper_lets_decide_exactly_whom_the_plans_rule_lets(django_use
             else:
                 allowed = True
             assert allowed == (item.visible_to(user) and item.decidable_by(user)), (stage, user)
+
+
+# --- projects: a member, a member of another project only, staff ------------------------------
+
+
+def across_projects(django_user_model) -> dict:
+    """People of "Default" and of "alpha": the first reviewers' team, an editor and curator of
+    alpha only (roles there give none here), and staff."""
+    who = people(django_user_model)
+    alpha = make_project("alpha")
+    outsider = django_user_model.objects.create_user("outsider")
+    member(outsider, alpha, "editor", "moderator", "curator", "lead")
+    return {**who, "outsider": outsider, "alpha": alpha}
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_who_may_see_a_plan_of_either_project_and_its_queryset_twin_agree(django_user_model, stage):
+    who = across_projects(django_user_model)
+    alpha = who.pop("alpha")
+    plan_at(stage, who["first_reviewer"], who["second_reviewer"])
+    make_plan(2, name="alpha.md", project=alpha)
+
+    for reader in who.values():
+        seen = set(Plan.objects.visible_to(reader).values_list("pk", flat=True))
+        for plan in Plan.objects.all():
+            assert plan.visible_to(reader) == (plan.pk in seen), (stage, reader, plan.pk)
+    outsiders = set(Plan.objects.visible_to(who["outsider"]))
+    assert outsiders == set(Plan.objects.filter(project=alpha))
+
+
+@pytest.mark.parametrize("model", [Case, Answer, Document, Job, Decision])
+def test_who_may_see_an_item_of_either_project_and_its_queryset_twin_agree(
+    django_user_model, model
+):
+    who = across_projects(django_user_model)
+    alpha = who.pop("alpha")
+    default = Project.objects.get(pk=default_project_id())
+    for project, moderator in ((default, who["first_reviewer"]), (alpha, who["outsider"])):
+        member(moderator, project, "moderator")
+        case = make_case("c-1", project=project)
+        decide_case(case, "uphold", actor=moderator, expected_version=case.version, note="")
+        make_answer("a-1", project=project)
+        make_plan(2, project=project)
+        start_job(Job.Kind.EXPORT_DECISIONS, moderator, project=project)
+
+    for reader in who.values():
+        seen = set(model.objects.visible_to(reader).values_list("pk", flat=True))
+        for item in model.objects.all():
+            assert item.visible_to(reader) == (item.pk in seen), (model, reader, item.pk)
+        # Nobody sees both projects' items but staff.
+        projects = set(model.objects.filter(pk__in=seen).values_list("project", flat=True))
+        assert (len(projects) == 2) == reader.is_staff, (model, reader)

@@ -9,7 +9,6 @@ from collections import Counter
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
 
 from review.actions.entries import accept_entry
 from review.adapters.plans import propose_document
@@ -17,6 +16,7 @@ from review.decisions import decisions_on
 from review.models import Document, Entry, Plan
 from tests.builders.revisions import CHANGED, FIRST, decided_plan, revise
 from tests.builders.sections import NEW_BODY, probe, rewrite_body
+from tests.builders.urls import url_of
 
 pytestmark = pytest.mark.django_db
 State = Entry.State
@@ -56,7 +56,7 @@ def test_an_uploaded_thirty_section_revision_has_one_entry_per_rewritten_section
     plan = accept_all(propose_document("probe.md", old.encode()), alice)
 
     response = client.post(
-        reverse("revision-upload", args=[plan.document.pk]),
+        url_of("revision-upload", plan.document.pk),
         {"file": SimpleUploadedFile("probe.md", new.encode())},
     )
 

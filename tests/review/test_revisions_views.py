@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
 
 from grounding.revisions import candidate_places
 from review.models import Document, Entry
@@ -24,6 +23,7 @@ from tests.builders.revisions import (
     revise,
     titled,
 )
+from tests.builders.urls import url_of
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -36,7 +36,7 @@ def carried(alice):
 
 def upload(client, document: Document, data: bytes = SECOND, name: str = NAME):
     return client.post(
-        reverse("revision-upload", args=[document.pk]), {"file": SimpleUploadedFile(name, data)}
+        url_of("revision-upload", document.pk), {"file": SimpleUploadedFile(name, data)}
     )
 
 
@@ -47,7 +47,7 @@ def test_an_editor_uploads_a_revision_and_lands_on_its_page(client, editor) -> N
 
     revision = Document.objects.get(revision_of=plan.document)
     assert response.status_code == 302
-    assert response["Location"] == reverse("revision", args=[revision.pk])
+    assert response["Location"] == url_of("revision", revision.pk)
     page = client.get(response["Location"])
     assert "entries need you" in html_of(page)
     assert f"Stored revision 2 and carried plan {plan.pk}" in html_of(page)
@@ -64,7 +64,7 @@ def test_a_reader_may_not_upload_a_revision(client, reader) -> None:
 def test_the_upload_takes_only_a_post(client, editor) -> None:
     plan = first_plan()
 
-    assert client.get(reverse("revision-upload", args=[plan.document.pk])).status_code == 405
+    assert client.get(url_of("revision-upload", plan.document.pk)).status_code == 405
 
 
 def test_a_revision_of_an_unknown_document_is_not_found(client, editor) -> None:
@@ -85,7 +85,7 @@ def test_a_refused_revision_comes_back_on_the_form_with_the_reason(client, edito
 def test_the_revision_page_shows_the_change_by_paragraph_beside_the_entries_it_touched(
     client, reader, carried
 ) -> None:
-    response = client.get(reverse("revision", args=[carried.revision.pk]))
+    response = client.get(url_of("revision", carried.revision.pk))
     page = html_of(response)
 
     assert response.status_code == 200
@@ -100,8 +100,8 @@ def test_the_revision_page_shows_the_change_by_paragraph_beside_the_entries_it_t
 
 
 def test_only_the_latest_revision_offers_the_upload(client, editor, carried) -> None:
-    earlier = client.get(reverse("revision", args=[carried.revision.revision_of_id]))
-    latest = client.get(reverse("revision", args=[carried.revision.pk]))
+    earlier = client.get(url_of("revision", carried.revision.revision_of_id))
+    latest = client.get(url_of("revision", carried.revision.pk))
 
     assert "Upload a revised version" not in html_of(earlier)
     assert "A newer revision exists" in html_of(earlier)
@@ -112,19 +112,19 @@ def test_the_plan_page_says_how_many_entries_need_you_and_marks_them(
     client, reader, carried
 ) -> None:
     plan = carried.plan
-    page = html_of(client.get(reverse("plan", args=[plan.pk])))
+    page = html_of(client.get(url_of("plan", plan.pk)))
 
     counts = plan.entries.counts()
     assert f'<strong class="num">{counts.need_you}</strong> of' in page
     assert page.count("data-needs-you") == counts.need_you
-    assert f'carried from <a href="{reverse("plan", args=[plan.carried_from_id])}"' in page
+    assert f'carried from <a href="{url_of("plan", plan.carried_from_id)}"' in page
 
 
 def test_a_doubtful_entry_shows_the_earlier_decision_and_its_quote_against_the_text(
     client, reader, carried
 ) -> None:
     entry = titled(carried.plan, CHANGED)
-    page = html_of(client.get(reverse("plan", args=[carried.plan.pk])))
+    page = html_of(client.get(url_of("plan", carried.plan.pk)))
     row = page[page.index(f'id="entry-{entry.pk}"') :]
     row = row[: row.index("</li>")]
 
@@ -138,8 +138,8 @@ def test_document_text_in_the_word_diff_is_escaped(client, editor, alice) -> Non
     hostile = SECOND.replace(b"60 minutter", b"<script>alert(1)</script> minutter")
     revised = revise(plan, alice, data=hostile)
 
-    page = html_of(client.get(reverse("plan", args=[revised.plan.pk])))
-    revision_page = html_of(client.get(reverse("revision", args=[revised.revision.pk])))
+    page = html_of(client.get(url_of("plan", revised.plan.pk)))
+    revision_page = html_of(client.get(url_of("revision", revised.revision.pk)))
 
     for html in (page, revision_page):
         assert "<script>alert(1)" not in html
@@ -152,7 +152,7 @@ def test_accepting_a_doubtful_entry_over_htmx_redraws_it_with_its_diff(
     entry = titled(carried.plan, CHANGED)
 
     response = client.post(
-        reverse("entry-decide", args=[carried.plan.pk, entry.pk, "accept"]),
+        url_of("entry-decide", carried.plan.pk, entry.pk, "accept"),
         {"version": entry.version},
         headers=HTMX,
     )
@@ -178,7 +178,7 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
         span_end=start + len(quote),
     )
 
-    page = html_of(client.get(reverse("plan", args=[plan.pk])))
+    page = html_of(client.get(url_of("plan", plan.pk)))
 
     places = candidate_places(text, quote)
     assert len(places) > 1
@@ -188,7 +188,7 @@ def test_an_ambiguous_anchor_lists_every_place_its_quote_stands(client, reader) 
 
 def test_the_plans_list_names_the_revision_each_plan_is_on(client, reader, carried) -> None:
     # Every plan, the superseded first revision's too.
-    page = html_of(client.get(reverse("plans") + "?status=all"))
+    page = html_of(client.get(url_of("plans") + "?status=all"))
 
     assert f"{NAME} (revision 2)" in page
     assert page.count(f"<td>{NAME}</td>") == 1

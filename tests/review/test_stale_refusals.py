@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.urls import reverse
 
 from review.actions.answers import decide_answer
 from review.actions.entries import accept_entry
@@ -16,6 +15,7 @@ from review.models import Decision, Entry
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.pages import html_of
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.urls import url_of
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ def other_editor(django_user_model) -> User:
 
 
 def decide_url(entry: Entry, action: str) -> str:
-    return reverse("entry-decide", args=[entry.plan_id, entry.pk, action])
+    return url_of("entry-decide", entry.plan_id, entry.pk, action)
 
 
 @pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
@@ -83,7 +83,7 @@ def test_publishing_what_someone_else_published_meanwhile_is_a_conflict(
     answer = make_answer()
     decide_answer(answer, "publish", actor=other_editor, expected_version=1)
 
-    response = client.post(reverse("answer-decide", args=[answer.pk, "publish"]), {"version": 1})
+    response = client.post(url_of("answer-decide", answer.pk, "publish"), {"version": 1})
 
     assert response.status_code == 409
     assert Decision.objects.count() == 1
@@ -93,11 +93,11 @@ def test_undoing_a_verdict_never_seen_is_a_conflict(client, moderator, django_us
     case = make_case()
     other = user_in(django_user_model, "mona", "Moderators")
     client.force_login(other)
-    client.post(reverse("case-decide", args=[case.pk, "uphold"]), {"version": 1})
-    client.post(reverse("case-undo", args=[case.pk]), {"version": 2})
+    client.post(url_of("case-decide", case.pk, "uphold"), {"version": 1})
+    client.post(url_of("case-undo", case.pk), {"version": 2})
     client.force_login(moderator)
 
-    response = client.post(reverse("case-undo", args=[case.pk]), {"version": 1})
+    response = client.post(url_of("case-undo", case.pk), {"version": 1})
 
     assert response.status_code == 409
     assert Decision.objects.count() == 2
@@ -112,7 +112,7 @@ def test_adjudicating_a_plan_someone_adjudicated_meanwhile_is_a_conflict(
     seen = plan.version
     adjudicate_plan(plan, actor=other_editor, expected_version=seen)
 
-    response = client.post(reverse("plan-adjudicate", args=[plan.pk]), {"version": seen})
+    response = client.post(url_of("plan-adjudicate", plan.pk), {"version": seen})
 
     assert response.status_code == 409
     assert "ola" in html_of(response)

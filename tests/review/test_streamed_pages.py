@@ -27,7 +27,7 @@ def drawn_whole(monkeypatch, client, plan) -> str:
 
     with monkeypatch.context() as patch:
         patch.setattr(plan_views, "streamed_page", whole)
-        response = client.get(f"/plans/{plan.pk}/")
+        response = client.get(f"/p/default/plans/{plan.pk}/")
     assert not response.streaming
     return response.content.decode()
 
@@ -35,7 +35,7 @@ def drawn_whole(monkeypatch, client, plan) -> str:
 def test_the_streamed_plan_page_is_the_page_drawn_whole(monkeypatch, client, editor) -> None:
     plan = make_plan(60, paragraphs=3)
     client.force_login(editor)
-    streamed = client.get(f"/plans/{plan.pk}/")
+    streamed = client.get(f"/p/default/plans/{plan.pk}/")
     assert streamed.streaming
     assert VARYING.sub("", html_of(streamed)) == VARYING.sub(
         "", drawn_whole(monkeypatch, client, plan)
@@ -47,7 +47,9 @@ def test_a_long_plan_goes_in_pieces_the_first_holding_the_page_up_to_the_documen
 ) -> None:
     plan = make_plan(120, paragraphs=3)
     client.force_login(editor)
-    pieces = [piece.decode() for piece in client.get(f"/plans/{plan.pk}/").streaming_content]
+    pieces = [
+        piece.decode() for piece in client.get(f"/p/default/plans/{plan.pk}/").streaming_content
+    ]
     assert len(pieces) > 4
     first = pieces[0]
     assert "<h1>handbook.md</h1>" in first and 'name="csrfmiddlewaretoken"' in first
@@ -67,11 +69,11 @@ def test_a_refusal_shown_above_the_page_is_in_its_first_piece(client, editor) ->
     first = entries_of(plan)[0]
     client.force_login(editor)
     response = client.post(
-        f"/plans/{plan.pk}/entries/{first.pk}/merge/", {"version": first.version}
+        f"/p/default/plans/{plan.pk}/entries/{first.pk}/merge/", {"version": first.version}
     )
     assert response.status_code == 422
     assert "has no entry before it to merge into" in next(iter(response.streaming_content)).decode()
-    again = html_of(client.get(f"/plans/{plan.pk}/"))
+    again = html_of(client.get(f"/p/default/plans/{plan.pk}/"))
     assert "has no entry before it to merge into" not in again
 
 

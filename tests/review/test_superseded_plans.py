@@ -21,6 +21,7 @@ from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 from review.adapters.plans import export_plan, import_plan, propose_document
 from review.decisions import ActionRefused, decisions_on
 from review.models import Decision, Document, Entry, Lease, Plan
+from review.models.projects import default_project_id
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.plans import payload_text, proposed_payload
 from tests.builders.reviews import double_review, hand_in_review
@@ -158,17 +159,19 @@ def test_next_hands_the_carried_plan_never_the_superseded_one(alice, bob) -> Non
     plan = first_plan()
     carried = revise(plan, alice).plan
 
-    taken = leases.take_next(PLANS, bob)
+    taken = leases.take_next(PLANS, bob, default_project_id())
 
     assert taken.item_id == carried.pk
-    assert leases.take_next(PLANS, bob).item_id == carried.pk  # nothing else to move on to
-    assert list(plans_needing_review_by(bob)) == [carried]
-    assert not leases.may_hold(PLANS, plan.pk, bob)
+    assert (
+        leases.take_next(PLANS, bob, default_project_id()).item_id == carried.pk
+    )  # nothing else to move on to
+    assert list(plans_needing_review_by(bob, default_project_id())) == [carried]
+    assert not leases.may_hold(PLANS, plan.pk, bob, default_project_id())
 
 
 def test_a_lease_on_a_plan_ends_when_it_is_superseded(alice, bob) -> None:
     plan = first_plan()
-    assert leases.take_next(PLANS, bob).item_id == plan.pk
+    assert leases.take_next(PLANS, bob, default_project_id()).item_id == plan.pk
 
     revise(plan, alice)
 
@@ -180,8 +183,8 @@ def test_the_plans_waiting_for_a_reviewer_leave_superseded_plans_out(alice, bob)
     first_plan()
     revise(Plan.objects.get(), alice)
 
-    assert leases.waiting_count(PLANS, bob) == 1
-    assert leases.QUEUES[PLANS].waiting().count() == 1
+    assert leases.waiting_count(PLANS, bob, default_project_id()) == 1
+    assert leases.QUEUES[PLANS].waiting(default_project_id()).count() == 1
 
 
 def test_an_open_review_copy_is_superseded_with_its_plan_and_a_handed_in_one_is_kept(
@@ -200,8 +203,8 @@ def test_an_open_review_copy_is_superseded_with_its_plan_and_a_handed_in_one_is_
     assert fresh(still_open).is_superseded
     assert fresh(handed_in).status == Status.ADJUDICATED
     # Neither the plan nor bob's copy is anyone's to take any more, but the carried plan is.
-    assert not leases.may_hold(PLANS, still_open.pk, bob)
-    assert plan.pk not in {item.pk for item in plans_needing_review_by(carol)}
+    assert not leases.may_hold(PLANS, still_open.pk, bob, default_project_id())
+    assert plan.pk not in {item.pk for item in plans_needing_review_by(carol, default_project_id())}
     with pytest.raises(PlanNotAdjudicable, match=f"Plan {still_open.pk} is superseded"):
         adjudicate_plan(fresh(still_open), actor=bob, expected_version=fresh(still_open).version)
     with pytest.raises(ActionRefused, match=f"Plan {plan.pk} is superseded"):

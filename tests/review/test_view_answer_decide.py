@@ -27,7 +27,7 @@ def actions_on(answer: Answer) -> list[str]:
 
 def test_publishing_over_htmx_answers_with_the_decision_panel_and_logs_it(client, editor, answer):
     response = client.post(
-        f"/answers/{answer.pk}/publish/", {"version": 1, "note": "Checked."}, headers=HTMX
+        f"/p/default/answers/{answer.pk}/publish/", {"version": 1, "note": "Checked."}, headers=HTMX
     )
 
     body = response.content.decode()
@@ -40,20 +40,22 @@ def test_publishing_over_htmx_answers_with_the_decision_panel_and_logs_it(client
 
 
 def test_a_plain_post_redirects_back_to_the_answer(client, editor, answer):
-    response = client.post(f"/answers/{answer.pk}/withdraw/", {"version": 1})
+    response = client.post(f"/p/default/answers/{answer.pk}/withdraw/", {"version": 1})
 
     assert response.status_code == 302
-    assert response["Location"] == f"/answers/{answer.pk}/"
+    assert response["Location"] == f"/p/default/answers/{answer.pk}/"
     answer.refresh_from_db()
     assert answer.state == "withdrawn"
     assert actions_on(answer) == ["answer.withdraw"]
 
 
 def test_publishing_a_published_answer_is_refused(client, editor, answer):
-    client.post(f"/answers/{answer.pk}/publish/", {"version": 1})
+    client.post(f"/p/default/answers/{answer.pk}/publish/", {"version": 1})
 
     response = client.post(
-        f"/answers/{answer.pk}/publish/", {"version": 2, "note": "Rechecked."}, headers=HTMX
+        f"/p/default/answers/{answer.pk}/publish/",
+        {"version": 2, "note": "Rechecked."},
+        headers=HTMX,
     )
 
     body = response.content.decode()
@@ -66,9 +68,9 @@ def test_publishing_a_published_answer_is_refused(client, editor, answer):
 
 
 def test_undo_puts_the_answer_back_as_it_was(client, editor, answer):
-    client.post(f"/answers/{answer.pk}/publish/", {"version": 1})
+    client.post(f"/p/default/answers/{answer.pk}/publish/", {"version": 1})
 
-    response = client.post(f"/answers/{answer.pk}/undo/", {"version": 2}, headers=HTMX)
+    response = client.post(f"/p/default/answers/{answer.pk}/undo/", {"version": 2}, headers=HTMX)
 
     assert response.status_code == 200
     answer.refresh_from_db()
@@ -82,7 +84,7 @@ def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
     other = user_in(django_user_model, "other_editor", "Editors")
     decide_answer(answer, "withdraw", actor=other, expected_version=1)
 
-    response = client.post(f"/answers/{answer.pk}/publish/", {"version": 1}, headers=HTMX)
+    response = client.post(f"/p/default/answers/{answer.pk}/publish/", {"version": 1}, headers=HTMX)
 
     body = response.content.decode()
     assert response.status_code == 409
@@ -94,14 +96,14 @@ def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
 
 @pytest.mark.parametrize("action", ["publish", "withdraw", "undo"])
 def test_a_get_on_an_action_is_not_allowed(client, editor, answer, action):
-    assert client.get(f"/answers/{answer.pk}/{action}/").status_code == 405
+    assert client.get(f"/p/default/answers/{answer.pk}/{action}/").status_code == 405
 
 
 @pytest.mark.parametrize("group", ["Readers", "Moderators"])
 def test_a_person_who_is_not_an_editor_gets_403_and_nothing_changes(client, sign_in, answer, group):
     sign_in("someone", group)
 
-    response = client.post(f"/answers/{answer.pk}/publish/", {"version": 1})
+    response = client.post(f"/p/default/answers/{answer.pk}/publish/", {"version": 1})
 
     assert response.status_code == 403
     answer.refresh_from_db()
@@ -109,5 +111,5 @@ def test_a_person_who_is_not_an_editor_gets_403_and_nothing_changes(client, sign
 
 
 def test_an_unknown_answer_or_action_is_not_found(client, editor, answer):
-    assert client.post("/answers/999999/publish/", {"version": 1}).status_code == 404
-    assert client.post(f"/answers/{answer.pk}/delete/", {"version": 1}).status_code == 404
+    assert client.post("/p/default/answers/999999/publish/", {"version": 1}).status_code == 404
+    assert client.post(f"/p/default/answers/{answer.pk}/delete/", {"version": 1}).status_code == 404

@@ -1,4 +1,4 @@
-"""/answers/<id>/: a citation finalization added is never drawn as the model's own."""
+"""/p/default/answers/<id>/: a citation finalization added is never drawn as the model's own."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ REPLACED_AND_ADDED = (
 
 
 def page(client, answer) -> str:
-    return client.get(f"/answers/{answer.pk}/").content.decode()
+    return client.get(f"/p/default/answers/{answer.pk}/").content.decode()
 
 
 def article(body: str) -> str:

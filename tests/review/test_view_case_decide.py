@@ -25,7 +25,7 @@ def decisions_on(case: Case) -> list[Decision]:
 
 
 def test_upholding_over_htmx_answers_with_the_verdict_panel_and_logs_it(client, moderator, case):
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
+    response = client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
 
     body = response.content.decode()
     assert response.status_code == 200
@@ -39,10 +39,12 @@ def test_upholding_over_htmx_answers_with_the_verdict_panel_and_logs_it(client, 
 
 
 def test_a_plain_post_redirects_back_to_the_case(client, moderator, case):
-    response = client.post(f"/cases/{case.pk}/needs-rewrite/", {"version": 1, "note": "Vague."})
+    response = client.post(
+        f"/p/default/cases/{case.pk}/needs-rewrite/", {"version": 1, "note": "Vague."}
+    )
 
     assert response.status_code == 302
-    assert response["Location"] == f"/cases/{case.pk}/"
+    assert response["Location"] == f"/p/default/cases/{case.pk}/"
     case.refresh_from_db()
     assert (case.verdict, case.note) == ("needs_rewrite", "Vague.")
     assert [d.action for d in decisions_on(case)] == ["case.needs_rewrite"]
@@ -51,7 +53,7 @@ def test_a_plain_post_redirects_back_to_the_case(client, moderator, case):
 @pytest.mark.parametrize("action", ["overturn", "needs-rewrite"])
 def test_overturning_or_asking_for_a_rewrite_needs_a_note(client, moderator, case, action):
     response = client.post(
-        f"/cases/{case.pk}/{action}/", {"version": 1, "note": "  "}, headers=HTMX
+        f"/p/default/cases/{case.pk}/{action}/", {"version": 1, "note": "  "}, headers=HTMX
     )
 
     assert response.status_code == 422
@@ -62,7 +64,9 @@ def test_overturning_or_asking_for_a_rewrite_needs_a_note(client, moderator, cas
 
 
 def test_overturning_with_a_note_keeps_the_note(client, moderator, case):
-    client.post(f"/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."}, headers=HTMX)
+    client.post(
+        f"/p/default/cases/{case.pk}/overturn/", {"version": 1, "note": "Satire."}, headers=HTMX
+    )
 
     case.refresh_from_db()
     assert (case.verdict, case.note) == ("overturned", "Satire.")
@@ -75,7 +79,7 @@ def test_a_stale_version_is_refused_with_the_current_state_and_who_changed_it(
     other = user_in(django_user_model, "other_moderator", "Moderators")
     decide_case(case, "overturn", actor=other, expected_version=1, note="Context matters.")
 
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
+    response = client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
 
     body = response.content.decode()
     assert response.status_code == 409
@@ -92,7 +96,7 @@ def test_a_stale_plain_post_shows_the_whole_page_with_409(
     other = user_in(django_user_model, "other_moderator", "Moderators")
     decide_case(case, "uphold", actor=other, expected_version=1, note="")
 
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
+    response = client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1})
 
     assert response.status_code == 409
     assert "<html" in response.content.decode()
@@ -100,10 +104,12 @@ def test_a_stale_plain_post_shows_the_whole_page_with_409(
 
 
 def test_undo_puts_back_what_the_latest_decision_replaced_and_is_logged(client, moderator, case):
-    client.post(f"/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
-    client.post(f"/cases/{case.pk}/overturn/", {"version": 2, "note": "Satire."}, headers=HTMX)
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1}, headers=HTMX)
+    client.post(
+        f"/p/default/cases/{case.pk}/overturn/", {"version": 2, "note": "Satire."}, headers=HTMX
+    )
 
-    response = client.post(f"/cases/{case.pk}/undo/", {"version": 3}, headers=HTMX)
+    response = client.post(f"/p/default/cases/{case.pk}/undo/", {"version": 3}, headers=HTMX)
 
     assert response.status_code == 200
     case.refresh_from_db()
@@ -111,13 +117,13 @@ def test_undo_puts_back_what_the_latest_decision_replaced_and_is_logged(client, 
     overturn, undo = decisions_on(case)[1:]
     assert undo.action == "case.undo" and undo.undoes == overturn
 
-    client.post(f"/cases/{case.pk}/undo/", {"version": 4}, headers=HTMX)
+    client.post(f"/p/default/cases/{case.pk}/undo/", {"version": 4}, headers=HTMX)
     case.refresh_from_db()
     assert (case.verdict, case.decided_by, case.decided_at) == ("proposed", None, None)
 
 
 def test_undo_with_nothing_to_undo_is_refused(client, moderator, case):
-    response = client.post(f"/cases/{case.pk}/undo/", {"version": 1}, headers=HTMX)
+    response = client.post(f"/p/default/cases/{case.pk}/undo/", {"version": 1}, headers=HTMX)
 
     assert response.status_code == 422
     assert "no decision to undo" in response.content.decode()
@@ -125,14 +131,14 @@ def test_undo_with_nothing_to_undo_is_refused(client, moderator, case):
 
 @pytest.mark.parametrize("action", ["uphold", "overturn", "needs-rewrite", "undo"])
 def test_a_get_on_an_action_is_not_allowed(client, moderator, case, action):
-    assert client.get(f"/cases/{case.pk}/{action}/").status_code == 405
+    assert client.get(f"/p/default/cases/{case.pk}/{action}/").status_code == 405
 
 
 @pytest.mark.parametrize("group", ["Readers", "Editors"])
 def test_a_person_who_is_not_a_moderator_gets_403_and_nothing_changes(client, sign_in, case, group):
     sign_in("someone", group)
 
-    response = client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
+    response = client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1})
 
     assert response.status_code == 403
     case.refresh_from_db()
@@ -142,16 +148,16 @@ def test_a_person_who_is_not_a_moderator_gets_403_and_nothing_changes(client, si
 def test_staff_may_decide_without_a_group(client, django_user_model, case):
     client.force_login(django_user_model.objects.create_user("boss", is_staff=True))
 
-    assert client.post(f"/cases/{case.pk}/uphold/", {"version": 1}).status_code == 302
+    assert client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1}).status_code == 302
 
 
 def test_an_unknown_case_or_action_is_not_found(client, moderator, case):
-    assert client.post("/cases/999999/uphold/", {"version": 1}).status_code == 404
-    assert client.post(f"/cases/{case.pk}/delete/", {"version": 1}).status_code == 404
+    assert client.post("/p/default/cases/999999/uphold/", {"version": 1}).status_code == 404
+    assert client.post(f"/p/default/cases/{case.pk}/delete/", {"version": 1}).status_code == 404
 
 
 def test_a_post_without_the_version_seen_is_refused(client, moderator, case):
-    assert client.post(f"/cases/{case.pk}/uphold/", {}).status_code == 400
+    assert client.post(f"/p/default/cases/{case.pk}/uphold/", {}).status_code == 400
     assert decisions_on(case) == []
 
 
@@ -159,8 +165,8 @@ def test_a_missing_note_on_a_stale_version_answers_409_not_a_form_at_the_new_ver
     client, moderator, case
 ):
     # Someone else upholds the case after this moderator opened it at version 1.
-    client.post(f"/cases/{case.pk}/uphold/", {"version": 1})
-    response = client.post(f"/cases/{case.pk}/overturn/", {"version": 1}, headers=HTMX)
+    client.post(f"/p/default/cases/{case.pk}/uphold/", {"version": 1})
+    response = client.post(f"/p/default/cases/{case.pk}/overturn/", {"version": 1}, headers=HTMX)
 
     assert response.status_code == 409
     assert [d.action for d in decisions_on(case)] == ["case.uphold"]

@@ -1,4 +1,4 @@
-"""/cases/<id>/: the flagged content, the rationale by sentence, the evidence and
+"""/p/default/cases/<id>/: the flagged content, the rationale by sentence, the evidence and
 the validator's verdict, side by side."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def sentence_items(body: str) -> list[str]:
 def test_the_case_page_shows_the_flagged_content_and_who_reported_it(client, reader):
     case = make_case(text="Leave or else.", author="u/angry", community="r/town")
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "Leave or else." in body
     assert "u/angry" in body and "r/town" in body and "harassment" in body
@@ -39,7 +39,7 @@ def test_the_case_page_shows_the_flagged_content_and_who_reported_it(client, rea
 def test_each_sentence_shows_its_grounding_status_as_text(client, reader):
     case = make_case(evidence=(RULE_MATCH, HISTORY, TIMEOUT), rationale=MIXED)
 
-    items = sentence_items(client.get(f"/cases/{case.pk}/").content.decode())
+    items = sentence_items(client.get(f"/p/default/cases/{case.pk}/").content.decode())
 
     assert len(items) == 6
     assert "supported" in items[0] and "supported" in items[1]
@@ -52,7 +52,7 @@ def test_each_sentence_shows_its_grounding_status_as_text(client, reader):
 def test_each_citation_links_to_its_evidence_row_and_an_unknown_id_links_nowhere(client, reader):
     case = make_case(evidence=(RULE_MATCH, HISTORY, TIMEOUT), rationale=MIXED)
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert '<a class="cite" href="#ev-2" data-ev="ev-2">[ev-2]</a>' in body
     assert '<tr id="ev-2"' in body
@@ -66,7 +66,7 @@ def test_evidence_shows_its_status_as_text_and_the_uncited_is_marked_ignored(cli
         rationale="The post threatens a member directly [ev-1].",
     )
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
     rows = dict(re.findall(r'<tr id="(ev-\d+)"(.*?)</tr>', body, flags=re.DOTALL))
 
     assert "success" in rows["ev-1"] and "ignored" not in rows["ev-1"]
@@ -77,7 +77,7 @@ def test_evidence_shows_its_status_as_text_and_the_uncited_is_marked_ignored(cli
 def test_raw_evidence_data_is_one_click_away(client, reader):
     case = make_case(evidence=(HISTORY,), rationale="Removed three times before [ev-1].")
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "<summary>Raw data</summary>" in body
     assert "&quot;removals&quot;: 3" in body
@@ -90,7 +90,7 @@ def test_the_validator_panel_sets_declared_ids_against_the_ids_in_the_text(clien
         declared=["ev-1", "ev-2"],
     )
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "declared ids differ from the ids in the text" in body
     mismatch = re.search(r'<tr class="mismatch">(.*?)</tr>', body, flags=re.DOTALL).group(1)
@@ -101,18 +101,18 @@ def test_the_validator_panel_sets_declared_ids_against_the_ids_in_the_text(clien
 def test_a_reader_sees_no_verdict_buttons(client, reader):
     case = make_case()
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "Moderator&#x27;s verdict" in body or "Moderator's verdict" in body
     for label in ("Uphold", "Overturn", "Needs rewrite", "Undo"):
         assert f">{label}</button>" not in body
-    assert f"/cases/{case.pk}/uphold/" not in body
+    assert f"/p/default/cases/{case.pk}/uphold/" not in body
 
 
 def test_a_moderator_sees_the_verdict_buttons(client, moderator):
     case = make_case()
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     for label in ("Uphold", "Overturn", "Needs rewrite"):
         assert f">{label}</button>" in body
@@ -120,7 +120,7 @@ def test_a_moderator_sees_the_verdict_buttons(client, moderator):
 
 
 def test_an_unknown_case_is_not_found(client, reader):
-    assert client.get("/cases/999999/").status_code == 404
+    assert client.get("/p/default/cases/999999/").status_code == 404
 
 
 def test_markup_in_the_content_and_rationale_is_shown_as_text(client, reader):
@@ -131,7 +131,7 @@ def test_markup_in_the_content_and_rationale_is_shown_as_text(client, reader):
         evidence=(("policy_match", "success", "<b>bold</b> summary", 3, {"html": "<i>x</i>"}),),
     )
 
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
 
     assert "<script>alert" not in body
     assert "<img src=x" not in body
@@ -149,12 +149,14 @@ def test_the_case_page_takes_as_many_queries_for_fifty_evidence_items_as_for_fiv
         return make_case(f"c-{count}", evidence=evidence, rationale=rationale)
 
     small, large = case_with(5), case_with(50)
-    client.get(f"/cases/{small.pk}/")  # the first request warms the session
+    client.get(f"/p/default/cases/{small.pk}/")  # the first request warms the session
 
-    with django_assert_max_num_queries(8) as few:
-        client.get(f"/cases/{small.pk}/")
-    with django_assert_max_num_queries(8) as many:
-        client.get(f"/cases/{large.pk}/")
+    # Four of the twelve: the project its address names, the top bar's projects, the guidelines
+    # panel's and the discussion's.
+    with django_assert_max_num_queries(12) as few:
+        client.get(f"/p/default/cases/{small.pk}/")
+    with django_assert_max_num_queries(12) as many:
+        client.get(f"/p/default/cases/{large.pk}/")
 
     assert len(many.captured_queries) == len(few.captured_queries)
 
@@ -163,5 +165,5 @@ def test_beside_the_verdict_buttons_the_page_says_what_uphold_upholds(client, mo
     from tests.builders.cases_answers import make_case
 
     case = make_case("c-77", recommended_action="remove")
-    body = client.get(f"/cases/{case.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{case.pk}/").content.decode()
     assert "Uphold agrees with the model: its recommendation (remove) stands." in body

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from review.models import Case, Decision
+from review.models.projects import default_project_id
 from tests.builders.decisions import logged_on
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,11 @@ def test_the_top_bar_shows_the_three_areas_the_user_and_their_role(client, edito
 def test_the_dashboard_counts_the_flagged_cases_still_undecided(client, editor) -> None:
     for number, flagged in enumerate([True, True, False]):
         Case.objects.create(
-            case_id=f"c-{number}", content_text="x", rationale_text="y", flagged=flagged
+            project_id=default_project_id(),
+            case_id=f"c-{number}",
+            content_text="x",
+            rationale_text="y",
+            flagged=flagged,
         )
     client.force_login(editor)
     response = client.get("/")
@@ -55,7 +60,9 @@ def test_the_dashboard_lists_the_users_own_recent_decisions_only(
     client, editor, django_user_model
 ) -> None:
     other = django_user_model.objects.create_user("otto", password="demo")
-    case = Case.objects.create(case_id="c-9", content_text="x", rationale_text="y")
+    case = Case.objects.create(
+        project_id=default_project_id(), case_id="c-9", content_text="x", rationale_text="y"
+    )
     logged_on(case, actor=editor, action="case.uphold", note="mine")
     logged_on(case, actor=other, action="case.overturn", note="theirs")
     client.force_login(editor)
@@ -74,7 +81,9 @@ def test_logging_out_is_a_post(client, editor) -> None:
 
 
 def test_the_dashboard_names_cases_by_their_own_ids(client, moderator) -> None:
-    case = Case.objects.create(case_id="c-1012", content_text="x", rationale_text="y")
+    case = Case.objects.create(
+        project_id=default_project_id(), case_id="c-1012", content_text="x", rationale_text="y"
+    )
     logged_on(case, actor=moderator, action="case.overturn", note="")
     body = client.get("/").content.decode()
     assert "overturned c-1012" in body
@@ -128,7 +137,7 @@ def test_the_dashboard_and_progress_count_the_same_plans_waiting(
     client.force_login(editor)
     dashboard = client.get("/").context["queues"][0]["count"]
     client.force_login(user_in(django_user_model, "lena", "Leads"))
-    progress = client.get("/progress/").context["queues"]
+    progress = client.get("/p/default/progress/").context["queues"]
 
     assert Plan.objects.count() == 5
     assert dashboard == 3
@@ -158,10 +167,22 @@ def test_the_case_counts_are_kept_for_the_cache_seconds(client, editor, settings
 
     cache.clear()
     settings.DASHBOARD_CACHE_SECONDS = 30
-    Case.objects.create(case_id="c-1", content_text="x", rationale_text="y", flagged=True)
+    Case.objects.create(
+        project_id=default_project_id(),
+        case_id="c-1",
+        content_text="x",
+        rationale_text="y",
+        flagged=True,
+    )
     client.force_login(editor)
     assert client.get("/").context["queues"][1]["count"] == 1
-    Case.objects.create(case_id="c-2", content_text="x", rationale_text="y", flagged=True)
+    Case.objects.create(
+        project_id=default_project_id(),
+        case_id="c-2",
+        content_text="x",
+        rationale_text="y",
+        flagged=True,
+    )
     assert client.get("/").context["queues"][1]["count"] == 1
     cache.clear()
     assert client.get("/").context["queues"][1]["count"] == 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
@@ -14,7 +13,7 @@ from review.actions.plan_reviews import open_review_copy
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review, hand_in_review
-from tests.builders.users import user_in
+from tests.builders.users import member, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -86,20 +85,20 @@ def test_each_queue_to_curate_has_its_next(client, waiting, curator):
     section = curation_section(client.get("/").content.decode())
 
     for queue in ("plans", "cases", "answers"):
-        assert f'action="/{queue}/next/"' in section
+        assert f'action="/p/default/{queue}/next/"' in section
 
 
 def test_the_curators_next_from_the_dashboard_hands_an_item_to_curate(client, waiting, curator):
-    response = client.post("/plans/next/")
+    response = client.post("/p/default/plans/next/")
 
     assert response.status_code == 302
-    assert response["Location"] == f"/plans/{waiting.pk}/curation/"
+    assert response["Location"] == f"/p/default/plans/{waiting.pk}/curation/"
 
 
 def test_a_curator_is_not_counted_what_they_reviewed_themselves(client, people, django_user_model):
     double_review("cases")
     both = user_in(django_user_model, "both", "Moderators")
-    both.groups.add(Group.objects.get_or_create(name="Curators")[0])
+    member(both, None, "curator")
     two_opinions(make_case("c-1"), decide_case, "uphold", "overturn", by=(both, people["mod2"]))
     two_opinions(make_case("c-2"), decide_case, "uphold", "overturn", by=(people["mod1"], both))
     two_opinions(

@@ -30,7 +30,7 @@ def test_the_rule_is_chosen_among_the_rules_entries_name(client, editor):
     with_rules(make_plan(2, name="a.md"), "rule:a", "rule:<b>")
     with_rules(make_plan(2, name="c.md", title="Other"), "rule:c")
 
-    body = client.get("/insights/", {"rule": "rule:c"}).content.decode()
+    body = client.get("/p/default/insights/", {"rule": "rule:c"}).content.decode()
 
     assert '<input name="rule"' not in body
     assert rule_options(body) == ["all", "rule:&lt;b&gt;", "rule:a", "rule:c"]
@@ -42,7 +42,7 @@ def test_a_rule_no_entry_names_is_still_shown_as_the_one_the_figures_are_narrowe
 ):
     with_rules(make_plan(2), "rule:a")
 
-    body = client.get("/insights/", {"rule": "rule:gone"}).content.decode()
+    body = client.get("/p/default/insights/", {"rule": "rule:gone"}).content.decode()
 
     assert rule_options(body) == ["all", "rule:a", "rule:gone"]
     assert "<option selected>rule:gone</option>" in body
@@ -65,7 +65,7 @@ def test_a_figure_without_an_interval_says_so_in_its_cell_without_the_resampling
 def test_each_panel_explains_its_intervals_once(client, editor):
     with_rules(make_plan(3), "rule:a")
 
-    body = client.get("/insights/").content.decode()
+    body = client.get("/p/default/insights/").content.decode()
 
     sections = re.findall(r"<section .*?</section>", body, flags=re.DOTALL)
     notes = {

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from review.actions import leases
 from review.models import Decision, Lease
+from review.models.projects import default_project_id
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.users import user_in
@@ -35,13 +36,15 @@ def lead(django_user_model):
 
 def released_by(lead, queue: str, holder) -> tuple[int, Lease]:
     """`holder` takes the next item of `queue`; the lead releases it. The released lease."""
-    lease = leases.take_next(queue, holder)
+    lease = leases.take_next(queue, holder, default_project_id())
     leases.release_for_holder(lease, actor=lead)
     return lease.item_id, lease
 
 
 def poll(client, queue: str, item_id: int, lease_id="") -> str:
-    response = client.post(f"/open/{queue}/{item_id}/here/", {"lease": lease_id}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/{queue}/{item_id}/here/", {"lease": lease_id}, headers=HTMX
+    )
     assert response.status_code == 200
     return response.content.decode()
 
@@ -77,7 +80,7 @@ def test_the_poll_after_a_lead_s_release_takes_nothing_back_and_names_the_lead(
 
 def test_a_lease_that_lapsed_is_still_taken_back_by_the_poll(client, moderator) -> None:
     case = make_case()
-    lease = leases.take_next(CASES, moderator)
+    lease = leases.take_next(CASES, moderator, default_project_id())
     leases.release(CASES, case.pk, moderator)  # the page was reloaded: its beacon let it go
     body = poll(client, CASES, case.pk, lease.pk)
     assert "You hold this case" in body and "released your hold" not in body
@@ -98,7 +101,9 @@ def test_a_released_page_offers_no_take_while_someone_else_holds_the_item(
 ) -> None:
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
-    leases.take_next(CASES, user_in(django_user_model, "moderator2", "Moderators"))
+    leases.take_next(
+        CASES, user_in(django_user_model, "moderator2", "Moderators"), default_project_id()
+    )
     body = poll(client, CASES, item_id, lease.pk)
     assert "lena released your hold" in body and "Held by moderator2" in body
     assert "Take it again" not in body
@@ -107,7 +112,9 @@ def test_a_released_page_offers_no_take_while_someone_else_holds_the_item(
 def test_take_it_again_holds_the_item_and_answers_the_strip(client, moderator, lead) -> None:
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
-    response = client.post(f"/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX
+    )
     body = response.content.decode()
     assert response.status_code == 200 and "<html" not in body
     assert "You hold this case" in body and "released your hold" not in body
@@ -120,8 +127,8 @@ def test_take_it_again_holds_the_item_and_answers_the_strip(client, moderator, l
 def test_take_it_again_without_javascript_goes_back_to_the_item(client, moderator, lead) -> None:
     make_case()
     item_id, _ = released_by(lead, CASES, moderator)
-    response = client.post(f"/open/cases/{item_id}/take/")
-    assert response.status_code == 302 and response.url == f"/cases/{item_id}/"
+    response = client.post(f"/p/default/open/cases/{item_id}/take/")
+    assert response.status_code == 302 and response.url == f"/p/default/cases/{item_id}/"
     assert Lease.objects.get().holder == moderator
 
 
@@ -131,15 +138,17 @@ def test_take_it_again_is_refused_while_someone_else_holds_it(
     make_case()
     item_id, lease = released_by(lead, CASES, moderator)
     other = user_in(django_user_model, "moderator2", "Moderators")
-    taken = leases.take_next(CASES, other)
+    taken = leases.take_next(CASES, other, default_project_id())
 
-    response = client.post(f"/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX)
+    response = client.post(
+        f"/p/default/open/cases/{item_id}/take/", {"lease": lease.pk}, headers=HTMX
+    )
     body = response.content.decode()
     assert response.status_code == 409
     assert "Someone else holds this case now" in body and "Held by moderator2" in body
     assert list(Lease.objects.values_list("pk", "holder")) == [(taken.pk, other.pk)]
 
-    plain = client.post(f"/open/cases/{item_id}/take/", follow=True)
+    plain = client.post(f"/p/default/open/cases/{item_id}/take/", follow=True)
     assert "Someone else holds this case now" in plain.content.decode()
     assert list(Lease.objects.values_list("pk", "holder")) == [(taken.pk, other.pk)]
 
@@ -148,8 +157,8 @@ def test_take_it_again_is_post_only_for_reviewers_of_an_item_that_exists(
     client, reader, lead
 ) -> None:
     case = make_case()
-    assert client.get(f"/open/cases/{case.pk}/take/").status_code == 405
-    assert client.post(f"/open/cases/{case.pk}/take/").status_code == 403
-    assert client.post("/open/cases/999/take/").status_code == 404
-    assert client.post(f"/open/tasks/{case.pk}/take/").status_code == 404
+    assert client.get(f"/p/default/open/cases/{case.pk}/take/").status_code == 405
+    assert client.post(f"/p/default/open/cases/{case.pk}/take/").status_code == 403
+    assert client.post("/p/default/open/cases/999/take/").status_code == 404
+    assert client.post(f"/p/default/open/tasks/{case.pk}/take/").status_code == 404
     assert not Lease.objects.exists()

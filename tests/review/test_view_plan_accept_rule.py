@@ -19,7 +19,9 @@ def test_the_confirmation_lists_the_proposed_entries_of_the_rule(client, editor)
     first = Entry.objects.select_related("plan").get(pk=entries[0].pk)
     entry_actions.reject_entry(first, actor=editor, expected_version=first.version)
     client.force_login(editor)
-    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    body = client.get(
+        f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}
+    ).content.decode()
     assert "Accept 3 entries" in body
     for entry in entries[1:]:
         assert f'value="{entry.pk}:{entry.version}"' in body
@@ -32,7 +34,7 @@ def test_confirming_accepts_each_listed_entry_with_its_own_decision(client, edit
     client.force_login(editor)
     listed = [f"{entry.pk}:{entry.version}" for entry in entries]
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/",
+        f"/p/default/plans/{plan.pk}/accept-rule/",
         {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
     )
     assert response.status_code == 302
@@ -52,7 +54,7 @@ def test_an_entry_changed_since_the_list_was_shown_refuses_them_all(
     entry_actions.undo_entry(last, actor=other, expected_version=last.version)
     client.force_login(editor)
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/",
+        f"/p/default/plans/{plan.pk}/accept-rule/",
         {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
     )
     assert response.status_code == 409
@@ -72,7 +74,7 @@ def test_a_listed_entry_someone_else_decided_meanwhile_is_left_and_the_message_s
     )
     client.force_login(editor)
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/",
+        f"/p/default/plans/{plan.pk}/accept-rule/",
         {"rule": "rule:heading", "entry": listed, "unvalidated": "1"},
         follow=True,
     )
@@ -86,8 +88,10 @@ def test_a_listed_entry_someone_else_decided_meanwhile_is_left_and_the_message_s
 def test_a_reader_may_not_accept_by_rule(client, django_user_model) -> None:
     plan = make_plan(2)
     client.force_login(user_in(django_user_model, "rita", "Readers"))
-    assert client.get(f"/plans/{plan.pk}/accept-rule/?rule=rule:heading").status_code == 403
-    response = client.post(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"})
+    assert (
+        client.get(f"/p/default/plans/{plan.pk}/accept-rule/?rule=rule:heading").status_code == 403
+    )
+    response = client.post(f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"})
     assert response.status_code == 403
 
 
@@ -98,7 +102,9 @@ def test_the_confirmation_shows_the_rules_record_and_asks_again_when_it_is_not_v
     client, editor
 ) -> None:
     plan = make_plan(3)
-    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    body = client.get(
+        f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}
+    ).content.decode()
     record = body[body.index('id="rule-record"') :]
     assert "Not validated" in record and "none of its" in record
     assert 'name="unvalidated" value="1" required' in body
@@ -111,7 +117,7 @@ def test_an_unvalidated_rule_accepts_nothing_without_the_second_confirmation(
     listed = [f"{entry.pk}:{entry.version}" for entry in entries_of(plan)]
 
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+        f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
     )
 
     assert response.status_code == 422
@@ -132,10 +138,12 @@ def test_a_validated_rule_is_accepted_without_the_second_confirmation(
     plan = make_plan(3)
     listed = [f"{entry.pk}:{entry.version}" for entry in entries_of(plan)]
 
-    body = client.get(f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}).content.decode()
+    body = client.get(
+        f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading"}
+    ).content.decode()
     assert "✓ validated" in body and 'name="unvalidated"' not in body
     response = client.post(
-        f"/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
+        f"/p/default/plans/{plan.pk}/accept-rule/", {"rule": "rule:heading", "entry": listed}
     )
     assert response.status_code == 302
     assert {entry.state for entry in entries_of(plan)} == {"accepted"}

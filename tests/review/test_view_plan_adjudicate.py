@@ -31,7 +31,7 @@ def test_adjudicating_a_decided_plan_freezes_it_and_offers_the_download(client, 
     plan = make_plan(3)
     decide_all(plan, editor)
     client.force_login(editor)
-    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    response = client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version})
     assert response.status_code == 302
     plan.refresh_from_db()
     assert plan.status == Plan.Status.ADJUDICATED
@@ -45,8 +45,8 @@ def test_the_download_is_export_plan_s_bytes_and_it_replays(client, editor) -> N
     plan = make_plan(3)
     decide_all(plan, editor)
     client.force_login(editor)
-    client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
-    response = client.get(f"/plans/{plan.pk}/export.json")
+    client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    response = client.get(f"/p/default/plans/{plan.pk}/export.json")
     assert response.status_code == 200
     assert "attachment" in response["Content-Disposition"]
     assert response.content.decode() == export_plan(plan)
@@ -61,7 +61,7 @@ def test_the_download_is_export_plan_s_bytes_and_it_replays(client, editor) -> N
 def test_a_plan_with_proposed_entries_is_not_adjudicated(client, editor) -> None:
     plan = make_plan(2)
     client.force_login(editor)
-    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    response = client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version})
     # A refusal is the plan's page with the reason, 422 (it was a redirect with a flash).
     assert response.status_code == 422
     plan.refresh_from_db()
@@ -76,9 +76,9 @@ def test_an_unconfirmed_fuzzy_anchor_blocks_adjudication(client, editor) -> None
     decide_all(plan, editor)
     update_entries(Entry.objects.filter(pk=entries_of(plan)[1].pk), anchor_status="fuzzy")
     client.force_login(editor)
-    page = html_of(client.get(f"/plans/{plan.pk}/"))
+    page = html_of(client.get(f"/p/default/plans/{plan.pk}/"))
     assert "anchor to confirm or edit" in page
-    client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version})
+    client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version})
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
 
@@ -87,7 +87,7 @@ def test_a_stale_plan_version_is_409(client, editor) -> None:
     plan = make_plan(2)
     decide_all(plan, editor)
     client.force_login(editor)
-    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version + 5})
+    response = client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version + 5})
     assert response.status_code == 409
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
@@ -96,7 +96,7 @@ def test_a_stale_plan_version_is_409(client, editor) -> None:
 def test_an_open_plan_has_nothing_to_download(client, editor) -> None:
     plan = make_plan(2)
     client.force_login(editor)
-    response = client.get(f"/plans/{plan.pk}/export.json")
+    response = client.get(f"/p/default/plans/{plan.pk}/export.json")
     assert response.status_code == 409
     assert "undecided" in html_of(response)
 
@@ -105,8 +105,8 @@ def test_a_reader_may_not_adjudicate_and_get_405_on_get(client, editor, django_u
     plan = make_plan(2)
     decide_all(plan, editor)
     client.force_login(user_in(django_user_model, "rita", "Readers"))
-    assert client.post(f"/plans/{plan.pk}/adjudicate/", {"version": 1}).status_code == 403
-    assert client.get(f"/plans/{plan.pk}/adjudicate/").status_code == 405
+    assert client.post(f"/p/default/plans/{plan.pk}/adjudicate/", {"version": 1}).status_code == 403
+    assert client.get(f"/p/default/plans/{plan.pk}/adjudicate/").status_code == 405
     plan.refresh_from_db()
     assert plan.status == Plan.Status.OPEN
 
@@ -125,7 +125,7 @@ def test_the_download_s_file_name_is_quoted_whatever_the_document_is_called(
     decide_all(plan, editor)
     adjudicate_plan(plan, actor=editor, expected_version=plan.version)
     client.force_login(editor)
-    response = client.get(f"/plans/{plan.pk}/export.json")
+    response = client.get(f"/p/default/plans/{plan.pk}/export.json")
     assert response.status_code == 200
     assert response["Content-Disposition"] == expected.format(pk=plan.pk)
 
@@ -135,16 +135,18 @@ def test_adjudicating_a_plan_taken_from_next_says_so_on_the_next_plan_without_of
 ) -> None:
     make_plan(3, name="first.md")
     make_plan(4, name="second.md")
-    taken = client.post("/plans/next/")
-    plan = Plan.objects.get(pk=taken["Location"].split("/")[2])
+    taken = client.post("/p/default/plans/next/")
+    plan = Plan.objects.get(pk=taken["Location"].split("/")[4])
     decide_all(plan, editor)
     plan.refresh_from_db()
 
-    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True)
+    response = client.post(
+        f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True
+    )
 
     body = html_of(response)
     following = Plan.objects.exclude(pk=plan.pk).get()
-    assert response.redirect_chain[-1][0] == f"/plans/{following.pk}/"
+    assert response.redirect_chain[-1][0] == f"/p/default/plans/{following.pk}/"
     assert "Download adjudicated JSON" not in body
     assert "ready to download" not in body
     assert f"Plan {plan.pk} ({plan.document.name}) is adjudicated and frozen" in body
@@ -154,7 +156,9 @@ def test_adjudicating_a_plan_opened_from_the_list_says_its_json_is_ready(client,
     plan = make_plan(3)
     decide_all(plan, editor)
 
-    response = client.post(f"/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True)
+    response = client.post(
+        f"/p/default/plans/{plan.pk}/adjudicate/", {"version": plan.version}, follow=True
+    )
 
     body = html_of(response)
     assert "Its JSON is ready to download" in body

@@ -47,12 +47,14 @@ def edit(client, plan, entry, **fields):
         "state": "",
         "note": "",
     }
-    return client.post(f"/plans/{plan.pk}/curation/{entry.pk}/edit/", data | fields)
+    return client.post(f"/p/default/plans/{plan.pk}/curation/{entry.pk}/edit/", data | fields)
 
 
 def undo(client, plan, entry):
     entry.refresh_from_db()
-    return client.post(f"/plans/{plan.pk}/curation/{entry.pk}/undo/", {"version": entry.version})
+    return client.post(
+        f"/p/default/plans/{plan.pk}/curation/{entry.pk}/undo/", {"version": entry.version}
+    )
 
 
 def to_settle(plan) -> list[int]:
@@ -62,9 +64,11 @@ def to_settle(plan) -> list[int]:
 def test_the_edit_form_starts_from_the_review_the_curator_chose(client, plan, curator):
     entry = entries_of(plan)[1]
 
-    body = client.get(f"/plans/{plan.pk}/curation/?edit={entry.pk}&from=second").content.decode()
+    body = client.get(
+        f"/p/default/plans/{plan.pk}/curation/?edit={entry.pk}&from=second"
+    ).content.decode()
 
-    assert f'action="/plans/{plan.pk}/curation/{entry.pk}/edit/"' in body
+    assert f'action="/p/default/plans/{plan.pk}/curation/{entry.pk}/edit/"' in body
     assert '<option value="rejected" selected>' in body
     assert f'value="{entry.title}"' in body
 
@@ -162,23 +166,25 @@ def test_undoing_a_curation_sends_the_entry_back_to_be_settled_again(client, pla
 
 def test_undoing_an_agreement_puts_the_entry_in_curation(client, plan, curator):
     agreed = entries_of(plan)[0]
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
-    assert f'action="/plans/{plan.pk}/curation/{agreed.pk}/undo/"' in body
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
+    assert f'action="/p/default/plans/{plan.pk}/curation/{agreed.pk}/undo/"' in body
 
     undo(client, plan, agreed)
 
     agreed.refresh_from_db()
     assert agreed.state == "proposed"
     assert to_settle(plan) == [0, 1, 2]
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
-    assert f'action="/plans/{plan.pk}/curation/{agreed.pk}/"' in body  # to take a side again
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
+    assert (
+        f'action="/p/default/plans/{plan.pk}/curation/{agreed.pk}/"' in body
+    )  # to take a side again
 
 
 def test_the_latest_settlement_has_the_undo_key(client, plan, curator):
     entry = entries_of(plan)[2]
     edit(client, plan, entry, state="rejected")
 
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
 
     undo_last = body[body.index("data-undo-last") - 300 : body.index("data-undo-last")]
     assert f"/curation/{entry.pk}/undo/" in undo_last
@@ -190,7 +196,9 @@ def test_a_stale_undo_changes_nothing_and_says_who_moved_it(client, plan, curato
     version = entry.version
 
     response = client.post(
-        f"/plans/{plan.pk}/curation/{entry.pk}/undo/", {"version": version - 1}, follow=True
+        f"/p/default/plans/{plan.pk}/curation/{entry.pk}/undo/",
+        {"version": version - 1},
+        follow=True,
     )
 
     entry.refresh_from_db()
@@ -223,7 +231,7 @@ def test_the_curation_page_sets_the_reviews_side_by_side_marking_what_differs_wo
         note="Not a section of its own.",
     )
 
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
 
     first, second = side_of(body, entry, "first"), side_of(body, entry, "second")
     assert 'class="opinions-side-by-side"' in body
@@ -245,7 +253,7 @@ def test_the_text_of_both_spans_is_shown_marked_where_the_boundaries_differ(clie
     text = plan.document.text
     update_entries(Entry.objects.filter(pk=second_copy.pk), span_end=second_copy.span_end - 6)
 
-    body = client.get(f"/plans/{plan.pk}/curation/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/curation/").content.decode()
 
     first = side_of(body, entry, "first")
     tail = text[second_copy.span_end - 6 : second_copy.span_end]

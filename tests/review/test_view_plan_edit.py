@@ -28,14 +28,14 @@ def post_edit(client, entry: Entry, htmx: bool = True, **changes):
         "start": entry.span_start,
         "end": entry.span_end,
     } | changes
-    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/edit/"
+    url = f"/p/default/plans/{entry.plan_id}/entries/{entry.pk}/edit/"
     return client.post(url, data, headers=HTMX if htmx else {})
 
 
 def test_the_edit_form_replaces_the_row_with_the_entry_s_values(client, editor, plan) -> None:
     entry = entries_of(plan)[1]
     client.force_login(editor)
-    response = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/", headers=HTMX)
+    response = client.get(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/edit/", headers=HTMX)
     body = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in body
@@ -47,7 +47,7 @@ def test_the_edit_form_replaces_the_row_with_the_entry_s_values(client, editor, 
 def test_without_javascript_the_edit_form_is_a_page_of_its_own(client, editor, plan) -> None:
     entry = entries_of(plan)[1]
     client.force_login(editor)
-    body = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/edit/").content.decode()
     assert "<html" in body
     assert "Save edit" in body
 
@@ -116,16 +116,18 @@ def test_a_plain_post_edit_redirects_back(client, editor, plan) -> None:
 def test_a_reader_may_not_edit(client, django_user_model, plan) -> None:
     entry = entries_of(plan)[1]
     client.force_login(user_in(django_user_model, "rita", "Readers"))
-    assert client.get(f"/plans/{plan.pk}/entries/{entry.pk}/edit/").status_code == 403
+    assert client.get(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/edit/").status_code == 403
     assert post_edit(client, entry, title="Scope").status_code == 403
 
 
 def test_cancel_brings_the_row_back(client, editor, plan) -> None:
     entry = entries_of(plan)[1]
     client.force_login(editor)
-    body = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/", headers=HTMX).content.decode()
+    body = client.get(
+        f"/p/default/plans/{plan.pk}/entries/{entry.pk}/", headers=HTMX
+    ).content.decode()
     assert body.lstrip().startswith(f'<li id="entry-{entry.pk}"')
-    plain = client.get(f"/plans/{plan.pk}/entries/{entry.pk}/")
+    plain = client.get(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/")
     assert plain.status_code == 302
 
 
@@ -136,7 +138,7 @@ def test_a_boundary_offer_on_a_stale_version_answers_409_instead_of_a_form_with_
     client.force_login(editor)
     seen = entry.version
     # Someone else decides the entry after this editor opened the form.
-    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+    client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
     response = post_edit(client, entry, version=seen, start=entry.span_start + 5)
     assert response.status_code == 409
     body = response.content.decode()
@@ -149,7 +151,7 @@ def test_a_refused_edit_on_a_stale_version_answers_409_too(client, editor, plan)
     entry = entries_of(plan)[1]
     client.force_login(editor)
     seen = entry.version
-    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+    client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
     response = post_edit(client, entry, version=seen, path="Not A Path!")
     assert response.status_code == 409
     assert list(Decision.objects.values_list("action", flat=True)) == ["entry.accept"]
@@ -161,7 +163,7 @@ def test_an_edit_that_meets_another_s_decision_brings_the_counters_it_left_out_o
     entry = entries_of(plan)[1]
     seen = entry.version
     client.force_login(user_in(django_user_model, "editor2", "Editors"))
-    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
+    client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
     client.force_login(editor)
 
     body = post_edit(client, entry, version=seen, title="Mine").content.decode()
@@ -180,7 +182,7 @@ def test_an_edit_that_meets_another_s_decision_keeps_what_was_typed_beside_it(
     entry = entries_of(plan)[1]
     seen = entry.version
     client.force_login(user_in(django_user_model, "editor2", "Editors"))
-    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
+    client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/reject/", {"version": seen})
     client.force_login(editor)
     response = post_edit(client, entry, version=seen, title="My careful new title")
     body = response.content.decode()
@@ -241,7 +243,7 @@ def test_an_unreadable_offset_on_a_stale_version_is_a_conflict_keeping_the_text(
     entry = entries_of(plan)[1]
     client.force_login(editor)
     seen = entry.version
-    client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
+    client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": seen})
 
     response = post_edit(client, entry, version=seen, title="Typed title", start="twelve")
 

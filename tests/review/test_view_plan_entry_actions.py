@@ -25,7 +25,7 @@ def plan():
 
 def act(client, entry: Entry, action: str, *, version: int | None = None, htmx: bool = True):
     version = Entry.objects.get(pk=entry.pk).version if version is None else version
-    url = f"/plans/{entry.plan_id}/entries/{entry.pk}/{action}/"
+    url = f"/p/default/plans/{entry.plan_id}/entries/{entry.pk}/{action}/"
     return client.post(url, {"version": version}, headers=HTMX if htmx else {})
 
 
@@ -52,7 +52,7 @@ def test_a_plain_post_decides_and_redirects_back_to_the_entry(client, editor, pl
     entry = entries_of(plan)[1]
     response = act(client, entry, "reject", htmx=False)
     assert response.status_code == 302
-    assert response["Location"] == f"/plans/{plan.pk}/?entry={entry.pk}#entry-{entry.pk}"
+    assert response["Location"] == f"/p/default/plans/{plan.pk}/?entry={entry.pk}#entry-{entry.pk}"
     assert Entry.objects.get(pk=entry.pk).state == "rejected"
 
 
@@ -80,7 +80,7 @@ def test_merging_redraws_the_entry_it_joins_with_its_span_grown(client, editor, 
     assert f"{second.span_start}–{third.span_end}, with what is merged into it" in joined
     assert f'<li id="entry-{first.pk}"' not in body
     # The page drawn afresh says the same.
-    page = client.get(f"/plans/{plan.pk}/").getvalue().decode()
+    page = client.get(f"/p/default/plans/{plan.pk}/").getvalue().decode()
     assert row_of(page, second).count(f"{second.span_start}–{third.span_end}") == 1
 
 
@@ -276,7 +276,7 @@ def test_a_stale_plain_post_gets_a_409_page(client, editor, django_user_model, p
 def test_get_on_an_action_is_405(client, editor, plan) -> None:
     client.force_login(editor)
     entry = entries_of(plan)[1]
-    assert client.get(f"/plans/{plan.pk}/entries/{entry.pk}/accept/").status_code == 405
+    assert client.get(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/").status_code == 405
 
 
 def test_a_reader_gets_403_and_nothing_changes(client, django_user_model, plan) -> None:
@@ -291,7 +291,7 @@ def test_an_entry_of_another_plan_is_404(client, editor, plan) -> None:
     client.force_login(editor)
     entry = entries_of(other)[0]
     response = client.post(
-        f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": 1}, headers=HTMX
+        f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": 1}, headers=HTMX
     )
     assert response.status_code == 404
 
@@ -299,7 +299,7 @@ def test_an_entry_of_another_plan_is_404(client, editor, plan) -> None:
 def test_a_missing_version_is_a_bad_request(client, editor, plan) -> None:
     client.force_login(editor)
     entry = entries_of(plan)[1]
-    response = client.post(f"/plans/{plan.pk}/entries/{entry.pk}/accept/", headers=HTMX)
+    response = client.post(f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/", headers=HTMX)
     assert response.status_code == 400
     assert not Decision.objects.exists()
 
@@ -312,10 +312,11 @@ def test_accept_and_undo_make_the_same_few_queries_for_10_or_200_entries(
     entry = entries_of(plan)[sections // 2]
     client.force_login(editor)
     client.get("/")  # the session is read once, not counted below
-    # Session, user, groups, the entry with its plan, the plan's double-review facts; in the
-    # transaction the plan's counters (the re-check that it is open), the entry and the log
-    # row; then where its text ends with what is merged into it; no count over the entries.
-    with django_assert_max_num_queries(11):
+    # Session, user, the project the address names, groups, the entry with its plan, the
+    # plan's double-review facts; in the transaction the plan's counters (the re-check that it
+    # is open), the entry and the log row; then where its text ends with what is merged into
+    # it; no count over the entries.
+    with django_assert_max_num_queries(12):
         assert act(client, entry, "accept", version=1).status_code == 200
-    with django_assert_max_num_queries(13):
+    with django_assert_max_num_queries(14):
         assert act(client, entry, "undo", version=2).status_code == 200

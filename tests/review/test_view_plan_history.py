@@ -26,7 +26,7 @@ def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
     entry_actions.reject_entry(elsewhere, actor=editor, expected_version=elsewhere.version)
 
     client.force_login(user_in(django_user_model, "rita", "Readers"))
-    body = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/history/").content.decode()
     assert body.count("<code>entry.") == 2
     assert "entry.accept" in body and "entry.undo" in body
     assert "entry.reject" not in body
@@ -39,7 +39,7 @@ def test_the_history_lists_each_decision_with_who_what_and_before_and_after(
 def test_a_plan_nobody_decided_says_so(client, django_user_model) -> None:
     plan = make_plan(1)
     client.force_login(user_in(django_user_model, "rita", "Readers"))
-    body = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    body = client.get(f"/p/default/plans/{plan.pk}/history/").content.decode()
     assert "Nobody has decided anything" in body
 
 
@@ -53,7 +53,7 @@ def test_the_history_and_the_dashboard_say_what_was_done_in_the_product_s_words(
     entry_actions.undo_entry(fourth, actor=editor, expected_version=fourth.version)
     entry_actions.merge_entry(fourth, actor=editor, expected_version=fourth.version)
     client.force_login(editor)
-    history = client.get(f"/plans/{plan.pk}/history/").content.decode()
+    history = client.get(f"/p/default/plans/{plan.pk}/history/").content.decode()
     assert "undid the accept of entry #4" in history
     assert "merged entry #4 into #3" in history
     dashboard = client.get("/").content.decode()

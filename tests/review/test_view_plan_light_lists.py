@@ -45,13 +45,15 @@ def test_only_the_lists_next_to_the_current_entry_are_drawn_whole(
     entries = entries_of(long_plan)
     current = entries[ENTRY_CHUNK * 2 + 3]  # in the third list
     client.force_login(editor)
-    body = html_of(client.get(f"/plans/{long_plan.pk}/", {"entry": current.pk}))
+    body = html_of(client.get(f"/p/default/plans/{long_plan.pk}/", {"entry": current.pk}))
     lists = lists_of(body)
     assert sorted(lists) == list(range(1, LISTS + 1))
     light = {number for number, html in lists.items() if "data-light=" in html}
     assert light == {1, 5}
     for number in light:
-        assert f'data-light="/plans/{long_plan.pk}/entries/list/{number}/"' in lists[number]
+        assert (
+            f'data-light="/p/default/plans/{long_plan.pk}/entries/list/{number}/"' in lists[number]
+        )
         assert "data-action=" not in lists[number]
     assert 'data-action="accept"' in row_of(body, current)
 
@@ -65,17 +67,17 @@ def test_a_light_row_keeps_what_the_filter_the_jump_keys_and_a_reader_need(
     fresh = Entry.objects.select_related("plan").get(pk=decided.pk)
     entry_actions.reject_entry(fresh, actor=editor, expected_version=fresh.version)
     client.force_login(editor)
-    body = html_of(client.get(f"/plans/{long_plan.pk}/"))
+    body = html_of(client.get(f"/p/default/plans/{long_plan.pk}/"))
     row = row_of(body, far)
     assert 'class="entry entry-light state-proposed"' in row
     assert "data-needs-you" in row and 'data-rules="rule:heading"' in row
     assert 'data-anchor="exact"' in row
     assert f"#{far.number}" in row and far.title in row and "Proposed" in row
     # Without JavaScript the title opens the page at the entry, with its list drawn whole.
-    assert f'href="/plans/{long_plan.pk}/?entry={far.pk}#entry-{far.pk}"' in row
+    assert f'href="/p/default/plans/{long_plan.pk}/?entry={far.pk}#entry-{far.pk}"' in row
     rejected = row_of(body, decided)
     assert "state-rejected" in rejected and "data-needs-you" not in rejected
-    at_far = html_of(client.get(f"/plans/{long_plan.pk}/", {"entry": far.pk}))
+    at_far = html_of(client.get(f"/p/default/plans/{long_plan.pk}/", {"entry": far.pk}))
     assert 'data-action="accept"' in row_of(at_far, far)
 
 
@@ -84,8 +86,8 @@ def test_a_list_drawn_on_its_own_is_the_list_the_page_draws_whole(
 ) -> None:
     client.force_login(editor)
     last = entries_of(long_plan)[-1]
-    on_page = lists_of(html_of(client.get(f"/plans/{long_plan.pk}/", {"entry": last.pk})))
-    response = client.get(f"/plans/{long_plan.pk}/entries/list/{LISTS}/")
+    on_page = lists_of(html_of(client.get(f"/p/default/plans/{long_plan.pk}/", {"entry": last.pk})))
+    response = client.get(f"/p/default/plans/{long_plan.pk}/entries/list/{LISTS}/")
     assert response.status_code == 200
     alone = response.content.decode()
     assert alone.startswith(f'<div id="entries-{LISTS}" class="entry-chunk-holder">')
@@ -98,7 +100,7 @@ def test_a_list_drawn_on_its_own_is_the_list_the_page_draws_whole(
 
 def test_a_reader_gets_a_whole_list_without_buttons(client, reader, long_plan) -> None:
     client.force_login(reader)
-    alone = client.get(f"/plans/{long_plan.pk}/entries/list/2/").content.decode()
+    alone = client.get(f"/p/default/plans/{long_plan.pk}/entries/list/2/").content.decode()
     assert '<li id="entry-' in alone and "entry-light" not in alone
     assert "data-action=" not in alone and "<form" not in alone
 
@@ -106,7 +108,7 @@ def test_a_reader_gets_a_whole_list_without_buttons(client, reader, long_plan) -
 @pytest.mark.parametrize("number", [0, LISTS + 1])
 def test_a_list_that_is_not_there_is_not_found(client, editor, long_plan, number) -> None:
     client.force_login(editor)
-    assert client.get(f"/plans/{long_plan.pk}/entries/list/{number}/").status_code == 404
+    assert client.get(f"/p/default/plans/{long_plan.pk}/entries/list/{number}/").status_code == 404
 
 
 def test_lists_are_whole_within_whole_around_of_the_current_one() -> None:
@@ -132,7 +134,7 @@ def test_a_list_drawn_on_its_own_grows_its_last_entry_by_what_the_next_list_merg
     last, merged = entries[ENTRY_CHUNK - 1], entries[ENTRY_CHUNK]
     entry_actions.merge_entry(merged, actor=editor, expected_version=merged.version)
 
-    alone = client.get(f"/plans/{long_plan.pk}/entries/list/1/").content.decode()
+    alone = client.get(f"/p/default/plans/{long_plan.pk}/entries/list/1/").content.decode()
 
     assert f"{last.span_start}–{merged.span_end}, with what is merged into it" in row_of(
         alone, last

@@ -1,4 +1,4 @@
-"""/policies/: staff set each queue's review policy; the change is logged."""
+"""/p/default/policies/: staff set each queue's review policy; the change is logged."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from grounding.propose import RULE_NAMES
 from review.actions.reviews import set_policy
 from review.decisions import ActionRefused
 from review.models import Decision, ReviewPolicy
+from review.models.projects import default_project_id
 from tests.builders.plan_views import make_plan
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +31,8 @@ def form(**fields) -> dict:
 
 def test_staff_set_double_review_for_a_share_and_the_change_is_logged(client, staff):
     response = client.post(
-        "/policies/cases/", form(reasons=["no_citations", "uncited_claims"], on_overturn="on")
+        "/p/default/policies/cases/",
+        form(reasons=["no_citations", "uncited_claims"], on_overturn="on"),
     )
 
     assert response.status_code == 302
@@ -46,14 +48,14 @@ def test_staff_set_double_review_for_a_share_and_the_change_is_logged(client, st
 
 
 def test_the_page_shows_every_queue_to_staff(client, staff):
-    body = client.get("/policies/").content.decode()
+    body = client.get("/p/default/policies/").content.decode()
 
     for queue in ("plans", "cases", "answers"):
-        assert f'action="/policies/{queue}/"' in body
+        assert f'action="/p/default/policies/{queue}/"' in body
 
 
 def test_a_share_over_a_hundred_is_refused_with_the_field_named(client, staff):
-    response = client.post("/policies/cases/", form(share_percent=150))
+    response = client.post("/p/default/policies/cases/", form(share_percent=150))
 
     assert response.status_code == 422
     assert "less than or equal to 100" in response.content.decode()
@@ -61,31 +63,31 @@ def test_a_share_over_a_hundred_is_refused_with_the_field_named(client, staff):
 
 
 def test_a_stale_version_is_refused_rather_than_overwriting(client, staff):
-    client.post("/policies/cases/", form())
+    client.post("/p/default/policies/cases/", form())
 
-    response = client.post("/policies/cases/", form(share_percent=90, version=1))
+    response = client.post("/p/default/policies/cases/", form(share_percent=90, version=1))
 
     assert response.status_code == 422
     assert ReviewPolicy.objects.get(queue="cases").share_percent == 25
 
 
-@pytest.mark.parametrize("path", ["/policies/", "/policies/cases/"])
+@pytest.mark.parametrize("path", ["/p/default/policies/", "/p/default/policies/cases/"])
 def test_a_moderator_may_not_see_or_set_policies(client, moderator, path):
-    response = client.get(path) if path == "/policies/" else client.post(path, form())
+    response = client.get(path) if path == "/p/default/policies/" else client.post(path, form())
 
     assert response.status_code == 403
     assert not ReviewPolicy.objects.exists()
 
 
 def test_an_unknown_queue_is_not_found(client, staff):
-    assert client.post("/policies/nothing/", form()).status_code == 404
+    assert client.post("/p/default/policies/nothing/", form()).status_code == 404
 
 
 def test_a_reason_that_does_not_exist_is_a_field_error_and_nothing_is_saved(client, staff):
     # "uncited_claim" (the sentence status) for "uncited_claims" (the reason): a policy saved
     # with it would never fire.
     response = client.post(
-        "/policies/cases/", form(reasons=["cited_non_success_evidence", "uncited_claim"])
+        "/p/default/policies/cases/", form(reasons=["cited_non_success_evidence", "uncited_claim"])
     )
 
     assert response.status_code == 422
@@ -97,7 +99,9 @@ def test_a_reason_that_does_not_exist_is_a_field_error_and_nothing_is_saved(clie
 
 
 def test_a_rule_that_does_not_exist_is_a_field_error(client, staff):
-    response = client.post("/policies/plans/", {"plans-rules": ["rule:headings"]} | plans_form())
+    response = client.post(
+        "/p/default/policies/plans/", {"plans-rules": ["rule:headings"]} | plans_form()
+    )
 
     assert response.status_code == 422
     assert "rule:headings is not a proposer rule." in response.content.decode()
@@ -112,7 +116,7 @@ def plans_form() -> dict:
 
 
 def test_the_form_offers_every_reason_and_rule_with_what_it_means(client, staff):
-    body = client.get("/policies/").content.decode()
+    body = client.get("/p/default/policies/").content.decode()
 
     for code in (*VALIDATION_REASONS, *RULE_NAMES):
         assert f'value="{code}"' in body, code
@@ -124,7 +128,9 @@ def test_a_rule_an_imported_plan_names_may_be_chosen(client, staff):
     plan = make_plan(2)
     plan.entries.update(rules=["rule:llm-section"])
 
-    response = client.post("/policies/plans/", {"plans-rules": ["rule:llm-section"]} | plans_form())
+    response = client.post(
+        "/p/default/policies/plans/", {"plans-rules": ["rule:llm-section"]} | plans_form()
+    )
 
     assert response.status_code == 302
     assert ReviewPolicy.objects.get(queue="plans").rules == ["rule:llm-section"]
@@ -134,6 +140,7 @@ def test_the_action_refuses_an_unknown_reason_at_every_other_door(staff):
     with pytest.raises(ActionRefused, match="No validator reason is called 'uncited_claim'"):
         set_policy(
             "cases",
+            project=default_project_id(),
             actor=staff,
             expected_version=1,
             mode="double",

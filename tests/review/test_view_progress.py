@@ -13,6 +13,7 @@ from review.actions import leases
 from review.actions.plan_reviews import AGREED
 from review.actions.revisions import CARRY
 from review.models import Decision, Lease
+from review.models.projects import default_project_id
 from review.views.progress import reviewer_figures
 from tests.builders.cases_answers import make_case
 from tests.builders.revisions import first_plan, revise
@@ -32,6 +33,7 @@ def _one_moment():
 
 def decided(user, *, seconds_ago: float, action: str = "case.uphold", **fields) -> Decision:
     return Decision.objects.create(
+        project_id=default_project_id(),
         actor=user,
         actor_name=user.username,
         action=action,
@@ -48,12 +50,12 @@ def lead(django_user_model):
 
 
 def test_only_leads_and_staff_see_the_progress_page(client, moderator, lead, django_user_model):
-    assert client.get("/progress/").status_code == 403
+    assert client.get("/p/default/progress/").status_code == 403
     client.force_login(lead)
-    assert client.get("/progress/").status_code == 200
+    assert client.get("/p/default/progress/").status_code == 200
     staff = django_user_model.objects.create_user("sam", is_staff=True)
     client.force_login(staff)
-    assert client.get("/progress/").status_code == 200
+    assert client.get("/p/default/progress/").status_code == 200
 
 
 def test_the_median_pause_between_decisions_leaves_out_breaks(moderator) -> None:
@@ -107,15 +109,15 @@ def test_figures_count_today_this_week_conflicts_and_items_held(client, moderato
     make_case("c-1")
     decided(moderator, seconds_ago=5)
     decided(moderator, seconds_ago=1, action="lease.release")  # not a decision of theirs
-    leases.take_next(Lease.Queue.CASES, moderator)
+    leases.take_next(Lease.Queue.CASES, moderator, default_project_id())
     case_pk = Lease.objects.get().item_id
     # A verdict on a version someone else already moved on: a conflict met.
-    client.post(f"/cases/{case_pk}/uphold/", {"version": 1})
-    client.post(f"/cases/{case_pk}/overturn/", {"version": 1, "note": "late"})
+    client.post(f"/p/default/cases/{case_pk}/uphold/", {"version": 1})
+    client.post(f"/p/default/cases/{case_pk}/overturn/", {"version": 1, "note": "late"})
     [figures] = reviewer_figures(moderator)
     assert (figures.today, figures.week, figures.conflicts, figures.leases) == (2, 2, 1, 0)
     client.force_login(lead)
-    body = client.get("/progress/").content.decode()
+    body = client.get("/p/default/progress/").content.decode()
     assert '<th scope="row">moderator</th>' in body
 
 
@@ -134,7 +136,7 @@ def test_the_progress_page_asks_as_many_queries_for_many_decisions_as_for_few(
 
     def queries() -> int:
         with CaptureQueriesContext(connection) as captured:
-            assert client.get("/progress/").status_code == 200
+            assert client.get("/p/default/progress/").status_code == 200
         return len(captured)
 
     first = user_in(django_user_model, "m1", "Moderators")

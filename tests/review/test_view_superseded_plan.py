@@ -5,13 +5,13 @@ its entries is refused naming that plan, and the queue counts leave it out."""
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from review.actions.plan_reviews import differing_entries, open_review_copy
 from review.models import Decision, Entry, Plan
 from tests.builders.pages import html_of
 from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.revisions import NAME, decided_plan, first_plan, revise
+from tests.builders.urls import url_of
 from tests.builders.users import user_in
 
 pytestmark = pytest.mark.django_db
@@ -29,22 +29,22 @@ def test_next_opens_the_carried_plan_not_the_superseded_one(client, editor) -> N
     plan = first_plan()
     carried = revise(plan, editor).plan
 
-    response = client.post(reverse("plans-next"))
+    response = client.post(url_of("plans-next"))
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("plan", args=[carried.pk])
+    assert response["Location"] == url_of("plan", carried.pk)
 
 
 def test_the_plans_list_leaves_superseded_plans_out_unless_asked(
     client, reader, superseded
 ) -> None:
     old, carried = superseded
-    old_link = f'href="{reverse("plan", args=[old.pk])}"'
-    carried_link = f'href="{reverse("plan", args=[carried.pk])}"'
+    old_link = f'href="{url_of("plan", old.pk)}"'
+    carried_link = f'href="{url_of("plan", carried.pk)}"'
 
-    default = html_of(client.get(reverse("plans")))
-    only_superseded = html_of(client.get(reverse("plans") + "?status=superseded"))
-    every_plan = html_of(client.get(reverse("plans") + "?status=all"))
+    default = html_of(client.get(url_of("plans")))
+    only_superseded = html_of(client.get(url_of("plans") + "?status=superseded"))
+    every_plan = html_of(client.get(url_of("plans") + "?status=all"))
 
     assert carried_link in default and old_link not in default
     assert old_link in only_superseded and carried_link not in only_superseded
@@ -57,17 +57,13 @@ def test_the_superseded_plans_page_says_so_and_links_the_current_plan(
 ) -> None:
     old, carried = superseded
 
-    page = html_of(client.get(reverse("plan", args=[old.pk])))
+    page = html_of(client.get(url_of("plan", old.pk)))
 
     assert "This plan is superseded." in page
     assert (
-        f'The current plan is <a href="{reverse("plan", args=[carried.pk])}">plan {carried.pk}</a>'
-        in page
+        f'The current plan is <a href="{url_of("plan", carried.pk)}">plan {carried.pk}</a>' in page
     )
-    assert (
-        f'<a href="{reverse("revision", args=[carried.document_id])}">{NAME} (revision 2)</a>'
-        in page
-    )
+    assert f'<a href="{url_of("revision", carried.document_id)}">{NAME} (revision 2)</a>' in page
     assert f"Plan {old.pk} · " in page and " · Superseded · " in page
     assert 'id="adjudicate-button"' not in page and 'id="download-link"' not in page
     assert "Superseded by a newer revision; frozen." in page
@@ -76,7 +72,7 @@ def test_the_superseded_plans_page_says_so_and_links_the_current_plan(
 def test_the_current_plans_page_has_no_superseded_banner(client, reader, superseded) -> None:
     _, carried = superseded
 
-    page = html_of(client.get(reverse("plan", args=[carried.pk])))
+    page = html_of(client.get(url_of("plan", carried.pk)))
 
     assert "This plan is superseded" not in page
     assert "data-superseded" not in page
@@ -87,7 +83,7 @@ def test_adjudicating_a_superseded_plan_is_refused_naming_the_current_plan(
 ) -> None:
     old, carried = superseded
 
-    response = client.post(reverse("plan-adjudicate", args=[old.pk]), {"version": old.version})
+    response = client.post(url_of("plan-adjudicate", old.pk), {"version": old.version})
 
     assert response.status_code == 422
     body = html_of(response)
@@ -103,13 +99,13 @@ def test_adjudicating_a_superseded_plan_is_refused_naming_the_current_plan(
 def test_adjudicating_takes_only_a_post(client, editor, superseded) -> None:
     old, _ = superseded
 
-    assert client.get(reverse("plan-adjudicate", args=[old.pk])).status_code == 405
+    assert client.get(url_of("plan-adjudicate", old.pk)).status_code == 405
 
 
 def test_a_reader_may_not_adjudicate_a_superseded_plan(client, reader, superseded) -> None:
     old, _ = superseded
 
-    response = client.post(reverse("plan-adjudicate", args=[old.pk]), {"version": old.version})
+    response = client.post(url_of("plan-adjudicate", old.pk), {"version": old.version})
 
     assert response.status_code == 403
 
@@ -122,7 +118,9 @@ def test_deciding_an_entry_of_a_superseded_plan_over_htmx_is_refused_naming_the_
     entry = plan.entries.order_by("position").first()
 
     response = client.post(
-        f"/plans/{plan.pk}/entries/{entry.pk}/accept/", {"version": entry.version}, headers=HTMX
+        f"/p/default/plans/{plan.pk}/entries/{entry.pk}/accept/",
+        {"version": entry.version},
+        headers=HTMX,
     )
 
     assert response.status_code == 422
@@ -140,7 +138,9 @@ def test_the_dashboard_and_progress_leave_superseded_plans_out_of_the_plans_wait
 
     queue = client.get("/").context["queues"][0]
     client.force_login(user_in(django_user_model, "lena", "Leads"))
-    figures = next(row for row in client.get("/progress/").context["queues"] if row.name == "Plans")
+    figures = next(
+        row for row in client.get("/p/default/progress/").context["queues"] if row.name == "Plans"
+    )
 
     assert (queue["count"], queue["detail"]) == (1, f"{proposed} entries still proposed")
     assert (figures.left, figures.left_detail) == (1, f"{proposed} entries still proposed")
@@ -159,9 +159,9 @@ def test_a_superseded_plan_in_curation_says_so_and_a_curators_pick_is_refused(
     current = Plan.objects.get(document__revision=2)
     client.force_login(curator)
 
-    page = html_of(client.get(reverse("plan-curation", args=[plan.pk])))
+    page = html_of(client.get(url_of("plan-curation", plan.pk)))
     response = client.post(
-        reverse("plan-curate-entry", args=[plan.pk, entry.pk]),
+        url_of("plan-curate-entry", plan.pk, entry.pk),
         {"version": entry.version, "pick": "first"},
         follow=True,
     )

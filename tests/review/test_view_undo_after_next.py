@@ -30,10 +30,10 @@ def cases():
 
 
 def verdict_then_next(client, case, action="uphold", headers=None):
-    client.post("/cases/next/")
+    client.post("/p/default/cases/next/")
     case.refresh_from_db()
     response = client.post(
-        f"/cases/{case.pk}/{action}/", {"version": case.version}, headers=headers or {}
+        f"/p/default/cases/{case.pk}/{action}/", {"version": case.version}, headers=headers or {}
     )
     assert response.status_code in (200, 302)
     return response
@@ -50,11 +50,11 @@ def offer_on(client, url) -> str:
 def test_the_page_next_opens_offers_to_undo_the_verdict_it_moved_on_from(client, moderator, cases):
     verdict_then_next(client, cases[0])
 
-    offer = offer_on(client, f"/cases/{cases[1].pk}/")
+    offer = offer_on(client, f"/p/default/cases/{cases[1].pk}/")
 
     cases[0].refresh_from_db()
     assert "Undo your verdict on c-1" in offer
-    assert f'action="/cases/{cases[0].pk}/undo/"' in offer
+    assert f'action="/p/default/cases/{cases[0].pk}/undo/"' in offer
     assert f'name="version" value="{cases[0].version}"' in offer
     assert 'aria-keyshortcuts="z"' in offer
 
@@ -72,10 +72,10 @@ def test_undoing_from_the_offer_takes_the_verdict_back_through_the_cases_undo(
     cases[0].refresh_from_db()
 
     response = client.post(
-        f"/cases/{cases[0].pk}/undo/", {"version": cases[0].version, "retake": "1"}
+        f"/p/default/cases/{cases[0].pk}/undo/", {"version": cases[0].version, "retake": "1"}
     )
 
-    assert response.status_code == 302 and response.url == f"/cases/{cases[0].pk}/"
+    assert response.status_code == 302 and response.url == f"/p/default/cases/{cases[0].pk}/"
     cases[0].refresh_from_db()
     assert cases[0].verdict == Case.Verdict.PROPOSED
     actions = list(Decision.objects.order_by("pk").values_list("action", flat=True))
@@ -88,16 +88,18 @@ def test_undoing_from_the_offer_takes_the_verdict_back_through_the_cases_undo(
 def test_the_offer_goes_once_it_is_used(client, moderator, cases):
     verdict_then_next(client, cases[0])
     cases[0].refresh_from_db()
-    client.post(f"/cases/{cases[0].pk}/undo/", {"version": cases[0].version, "retake": "1"})
+    client.post(
+        f"/p/default/cases/{cases[0].pk}/undo/", {"version": cases[0].version, "retake": "1"}
+    )
 
-    assert offer_on(client, f"/cases/{cases[1].pk}/") == ""
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/") == ""
 
 
 def test_the_offer_goes_at_the_persons_next_decision(client, moderator, cases):
     verdict_then_next(client, cases[0])
-    client.post(f"/cases/{cases[1].pk}/uphold/", {"version": 1})
+    client.post(f"/p/default/cases/{cases[1].pk}/uphold/", {"version": 1})
 
-    offer = offer_on(client, f"/cases/{cases[2].pk}/")
+    offer = offer_on(client, f"/p/default/cases/{cases[2].pk}/")
 
     assert "c-1" not in offer and "Undo your verdict on c-2" in offer
 
@@ -110,24 +112,24 @@ def test_the_offer_goes_once_someone_else_decided_the_item(
     case = Case.objects.get(pk=cases[0].pk)
     decide_case(case, "overturn", actor=other, expected_version=case.version, note="No.")
 
-    assert offer_on(client, f"/cases/{cases[1].pk}/") == ""
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/") == ""
 
 
 def test_the_offer_goes_after_a_few_minutes(client, moderator, cases, monkeypatch):
     verdict_then_next(client, cases[0])
-    assert offer_on(client, f"/cases/{cases[1].pk}/")
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/")
     later = timezone.now() + UNDO_AFTER_MOVING_ON + timedelta(seconds=1)
     # The log is append-only, so the clock the offer reads moves on instead.
     monkeypatch.setattr(leasing, "timezone", SimpleNamespace(now=lambda: later))
 
-    assert offer_on(client, f"/cases/{cases[1].pk}/") == ""
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/") == ""
 
 
 def test_nobody_else_is_offered_it(client, moderator, cases, django_user_model):
     verdict_then_next(client, cases[0])
     client.force_login(user_in(django_user_model, "mod9", "Moderators"))
 
-    assert offer_on(client, f"/cases/{cases[1].pk}/") == ""
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/") == ""
 
 
 def test_the_next_page_offers_it_when_nothing_is_left(client, moderator):
@@ -135,32 +137,32 @@ def test_the_next_page_offers_it_when_nothing_is_left(client, moderator):
 
     response = verdict_then_next(client, only)
 
-    assert response.url == "/cases/next/"
-    assert "Undo your verdict on c-7" in offer_on(client, "/cases/next/")
+    assert response.url == "/p/default/cases/next/"
+    assert "Undo your verdict on c-7" in offer_on(client, "/p/default/cases/next/")
 
 
 def test_a_first_opinion_moved_on_from_is_offered_to_its_author(client, moderator, cases):
     double_review("cases")
     verdict_then_next(client, cases[0])
 
-    assert "Undo your verdict on c-1" in offer_on(client, f"/cases/{cases[1].pk}/")
+    assert "Undo your verdict on c-1" in offer_on(client, f"/p/default/cases/{cases[1].pk}/")
 
 
 def test_an_answers_next_page_offers_to_undo_the_publication(client, editor):
     first, second = make_answer("a-1"), make_answer("a-2")
-    client.post("/answers/next/")
-    client.post(f"/answers/{first.pk}/publish/", {"version": 1})
+    client.post("/p/default/answers/next/")
+    client.post(f"/p/default/answers/{first.pk}/publish/", {"version": 1})
 
-    offer = offer_on(client, f"/answers/{second.pk}/")
+    offer = offer_on(client, f"/p/default/answers/{second.pk}/")
 
     assert "Undo your decision on a-1" in offer
-    assert f'action="/answers/{first.pk}/undo/"' in offer
+    assert f'action="/p/default/answers/{first.pk}/undo/"' in offer
 
 
 def test_a_case_opened_from_the_list_offers_nothing_after_its_verdict(client, moderator, cases):
-    client.post(f"/cases/{cases[0].pk}/uphold/", {"version": 1})
+    client.post(f"/p/default/cases/{cases[0].pk}/uphold/", {"version": 1})
 
-    assert offer_on(client, f"/cases/{cases[1].pk}/") == ""
+    assert offer_on(client, f"/p/default/cases/{cases[1].pk}/") == ""
 
 
 def test_an_undo_from_the_offer_meeting_another_verdict_is_409_and_takes_nothing_back(
@@ -172,7 +174,9 @@ def test_an_undo_from_the_offer_meeting_another_verdict_is_409_and_takes_nothing
     other = user_in(django_user_model, "mod9", "Moderators")
     decide_case(cases[0], "overturn", actor=other, expected_version=seen, note="No.")
 
-    response = client.post(f"/cases/{cases[0].pk}/undo/", {"version": seen, "retake": "1"})
+    response = client.post(
+        f"/p/default/cases/{cases[0].pk}/undo/", {"version": seen, "retake": "1"}
+    )
 
     assert response.status_code == 409
     cases[0].refresh_from_db()
@@ -192,9 +196,9 @@ def test_a_curator_moved_on_is_offered_their_curation_and_z_is_the_offers(
     client.force_login(curator)
     verdict_then_next(client, settled)
 
-    body = client.get(f"/cases/{waiting.pk}/").content.decode()
+    body = client.get(f"/p/default/cases/{waiting.pk}/").content.decode()
 
-    offer = offer_on(client, f"/cases/{waiting.pk}/")
+    offer = offer_on(client, f"/p/default/cases/{waiting.pk}/")
     assert "Undo your verdict on c-1" in offer and 'aria-keyshortcuts="z"' in offer
     # The panel's own Undo (a curator may take back an opinion here) does not claim z too.
     panel = body.split('id="verdict"')[1]

@@ -25,6 +25,7 @@ from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review, hand_in_review
+from tests.builders.urls import url_of
 from tests.builders.users import user_in
 from tests.review.test_blindness_doors import route_keys
 
@@ -156,7 +157,7 @@ def read_at_every_door(client, key_client, plan_id: int, items: dict) -> dict:
     except CommandError as refused:
         answers["export_plan"] = str(refused)
     for queue, pk in items.items():
-        url = reverse("item-here", args=[queue, pk])
+        url = url_of("item-here", queue, pk)
         answers[url] = client.post(url, headers=HTMX).status_code
     return answers
 

@@ -30,14 +30,15 @@ STARTUP_SECONDS = 60
 SIGN_UP = """
 import hashlib, json
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
-from review.models import ApiToken
+from review.models import ApiToken, Project
+from tests.builders.users import ROLE_OF, member
 sessions = {{}}
-for name, group, staff in json.loads('{people}'):
+for name, group, staff, slug in json.loads('{people}'):
     user = User.objects.create_user(name, is_staff=staff)
-    if group:
-        user.groups.add(Group.objects.get_or_create(name=group)[0])
+    role = ROLE_OF[group or None]
+    member(user, Project.objects.get(slug=slug), *([role] if role else []))
     ApiToken.objects.create(
         user=user, name="trust", key_sha256=hashlib.sha256(f"key-{{name}}".encode()).hexdigest()
     )
@@ -114,11 +115,13 @@ def _create_database(tmp: Path) -> tuple[str, callable]:
     return urlunsplit(urlsplit(base)._replace(path=f"/{name}")), drop
 
 
-def people(editors: int, moderators: int) -> list[tuple[str, str, bool]]:
+def people(editors: int, moderators: int) -> list[tuple[str, str, bool, str]]:
+    """(username, old group, staff?, the slug of the project they work in): the demo reviews
+    its plans in "default" and its cases in "moderation"."""
     return (
-        [(f"editor-{n}", "Editors", False) for n in range(editors)]
-        + [(f"moderator-{n}", "Moderators", False) for n in range(moderators)]
-        + [("pipeline", "", True), ("reader-0", "Readers", False)]
+        [(f"editor-{n}", "Editors", False, "default") for n in range(editors)]
+        + [(f"moderator-{n}", "Moderators", False, "moderation") for n in range(moderators)]
+        + [("pipeline", "", True, "default"), ("reader-0", "Readers", False, "default")]
     )
 
 

@@ -50,10 +50,10 @@ STATES = """
 import json
 from review.models import Case, Entry
 entries = Entry.objects.filter(plan__status="open").order_by("plan_id", "position")[:{entries}]
-cases = Case.objects.order_by("pk")[:{cases}]
+cases = Case.objects.select_related("project").order_by("pk")[:{cases}]
 print(json.dumps({{
     "entry": {{str(e.pk): {{"state": e.state, "plan": e.plan_id}} for e in entries}},
-    "case": {{str(c.pk): {{"verdict": c.verdict}} for c in cases}},
+    "case": {{str(c.pk): {{"verdict": c.verdict, "project": c.project.slug}} for c in cases}},
 }}))
 """
 
@@ -102,10 +102,10 @@ def review(server: Server, username: str, targets: dict, seed: int) -> list[Atte
     for _ in range(DECISIONS_EACH):
         key = rng.choice(sorted(targets[kind]))
         if kind == "entry":
-            page = f"{server.url}/plans/{targets['entry'][key]['plan']}/entries/{key}/"
+            page = f"{server.url}/p/default/plans/{targets['entry'][key]['plan']}/entries/{key}/"
             action = rng.choice(ENTRY_ACTIONS)
         else:
-            page = f"{server.url}/cases/{key}/"
+            page = f"{server.url}/p/{targets['case'][key]['project']}/cases/{key}/"
             action = rng.choice(CASE_ACTIONS)
         found = VERSION.search(session.get(page, headers=HTMX, timeout=TIMEOUT).text)
         version = int(found.group(1)) if found else None

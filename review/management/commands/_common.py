@@ -15,6 +15,8 @@ from django.conf import settings
 from django.core.management.base import CommandError
 
 from review.adapters.jsonl import count_lines
+from review.models import Project
+from review.models.projects import DEFAULT_SLUG, default_project_id
 
 # Who a command reads as: the operator, who holds the database and is no one user. The models'
 # rules (`Plan.visible_to` and its queryset twin) read None as staff would.
@@ -23,6 +25,29 @@ OPERATOR = None
 # Exit codes, as propose-segments uses them: 1 nothing to do, 2 refused or failed.
 NOTHING_TO_DO = 1
 REFUSED = 2
+
+
+def add_project_argument(parser) -> None:
+    parser.add_argument(
+        "--project",
+        default=DEFAULT_SLUG,
+        metavar="SLUG",
+        help="the project to work in, by its slug (default: %(default)s)",
+    )
+
+
+def project_named(slug: str) -> Project:
+    """The project `--project SLUG` names; a CommandError naming the known slugs if none
+    is called so. The default project is made if it is missing, as every door makes it."""
+    if slug == DEFAULT_SLUG:
+        return Project.objects.get(pk=default_project_id())
+    found = Project.objects.filter(slug=slug).first()
+    if found is None:
+        known = ", ".join(Project.objects.order_by("slug").values_list("slug", flat=True))
+        raise CommandError(
+            f"--project {slug!r}: no project has that slug (known: {known})", returncode=REFUSED
+        )
+    return found
 
 
 def refusal(error: Exception, returncode: int = REFUSED) -> CommandError:

@@ -19,7 +19,7 @@ from review.actions.entries import EditRequest, accept_entry, edit_entry, merge_
 from review.actions.plan_reviews import adjudicate_plan, differing_entries, open_review_copy
 from review.actions.reviews import policy_for, set_policy
 from review.decisions import ActionRefused
-from review.models import Answer, Case, Decision, Entry, Plan, ReviewPolicy
+from review.models import Answer, Case, Decision, Entry, Plan, Project, ReviewPolicy
 
 HISTORY = Path(__file__).resolve().parents[2] / "demo_data" / "history"
 # Two documents are also proposed with a size cap, so that the cap's rule has a record too;
@@ -35,14 +35,24 @@ def already_made(editor) -> bool:
 
 
 def make_history(
-    editor, moderator, say, *, second=None, curator=None, staff=None, second_editor=None
+    editor,
+    moderator,
+    say,
+    *,
+    plans_in: Project,
+    cases_in: Project,
+    second=None,
+    curator=None,
+    staff=None,
+    second_editor=None,
 ) -> None:
-    """With `second`, `curator` and `staff`, the cases are double-reviewed: `moderator` gives
+    """The plans are `plans_in`'s, the cases and answers `cases_in`'s (one project may be
+    both). With `second`, `curator` and `staff`, the cases are double-reviewed: `moderator` gives
     the first opinions, `second` the second ones, `curator` settles most disagreements. With
     `second_editor` and `staff` too, one plan is double-reviewed by `editor` and
     `second_editor`, who differ on one entry: the demo's curator settles it."""
     if second_editor is not None and staff is not None:
-        plan, differing = _double_review_plan(staff, editor, second_editor)
+        plan, differing = _double_review_plan(plans_in, staff, editor, second_editor)
         say(
             f"history: {editor.username} and {second_editor.username} each reviewed a copy of "
             f"plan {plan.pk} ({DOUBLE_REVIEWED}); {differing} entry differs, for a curator"
@@ -52,23 +62,26 @@ def make_history(
             path.name,
             path.read_bytes(),
             actor=COMMAND_LINE,
+            project=plans_in,
             max_segment_chars=CAPPED.get(path.name, 0),
             path_prefix=path.stem.removesuffix("-readme"),
         )
         decided = _decide_plan(plan, editor)
         say(f"history: {editor.username} decided {decided} entries of plan {plan.pk} ({path.name})")
     if staff is not None:
-        _set_cases_policy(staff, share_percent=100, note="Double review for the history.")
-    cases = _decide_cases(moderator)
+        _set_cases_policy(cases_in, staff, share_percent=100, note="Double review for the history.")
+    cases = _decide_cases(cases_in, moderator)
     if second is not None and curator is not None and staff is not None:
-        seconds, curated = _second_opinions(second), _curate(curator)
+        seconds, curated = _second_opinions(cases_in, second), _curate(cases_in, curator)
         say(
             f"history: {second.username} gave {seconds} second opinions, {curator.username} "
             f"settled {curated} disagreement{'' if curated == 1 else 's'}"
         )
         # From now on: half the cases drawn, and always an overturn or non-success evidence.
-        _set_cases_policy(staff, share_percent=50, note="Half the cases, and every overturn.")
-    answers = _decide_answers(editor)
+        _set_cases_policy(
+            cases_in, staff, share_percent=50, note="Half the cases, and every overturn."
+        )
+    answers = _decide_answers(cases_in, editor)
     say(f"history: {moderator.username} gave {cases} verdicts, {editor.username} {answers} answers")
 
 
@@ -111,18 +124,24 @@ RETITLED = 1
 BOTH_REJECT = (3,)
 
 
-def _double_review_plan(staff, first, second) -> tuple[Plan, int]:
+def _double_review_plan(project: Project, staff, first, second) -> tuple[Plan, int]:
     path = HISTORY / DOUBLE_REVIEWED
     plan = propose_document(
-        path.name, path.read_bytes(), actor=COMMAND_LINE, path_prefix=DOUBLE_REVIEWED_PREFIX
+        path.name,
+        path.read_bytes(),
+        actor=COMMAND_LINE,
+        project=project,
+        path_prefix=DOUBLE_REVIEWED_PREFIX,
     )
     # Staff ask for two editors on every plan while the copies are made; a plan with copies
     # stays double-reviewed, so the queue goes back to one editor a plan afterwards.
-    _set_policy(ReviewPolicy.Queue.PLANS, staff, share_percent=100, note="Two editors, once.")
+    plans = ReviewPolicy.Queue.PLANS
+    _set_policy(project, plans, staff, share_percent=100, note="Two editors, once.")
     _decide_plan(open_review_copy(plan, actor=first), first, reject=BOTH_REJECT)
     _decide_plan(open_review_copy(plan, actor=second), second, retitle=RETITLED, reject=BOTH_REJECT)
     _set_policy(
-        ReviewPolicy.Queue.PLANS,
+        project,
+        plans,
         staff,
         mode=ReviewPolicy.Mode.SINGLE,
         share_percent=0,
@@ -143,9 +162,10 @@ def _retitle(entry: Entry, editor) -> None:
     edit_entry(entry, request, actor=editor, expected_version=entry.version)
 
 
-def _decide_cases(moderator) -> int:
+def _decide_cases(project: Project, moderator) -> int:
     """Overturn most flagged rationales, uphold one in four of them and most that passed."""
-    cases = list(Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by("case_id"))
+    proposed = Case.objects.filter(project=project, verdict=Case.Verdict.PROPOSED)
+    cases = list(proposed.order_by("case_id"))
     for number, case in enumerate(cases[:-UNDECIDED_CASES] if UNDECIDED_CASES else cases):
         if case.flagged and number % 4 != 3:
             action, note = "overturn", "The rationale does not hold up against its evidence."
@@ -157,9 +177,10 @@ def _decide_cases(moderator) -> int:
     return max(0, len(cases) - UNDECIDED_CASES)
 
 
-def _decide_answers(editor) -> int:
+def _decide_answers(project: Project, editor) -> int:
     """Publish what finalization left whole; withdraw an answer whose phantoms were replaced."""
-    answers = list(Answer.objects.filter(state=Answer.State.PROPOSED).order_by("answer_id"))
+    proposed = Answer.objects.filter(project=project, state=Answer.State.PROPOSED)
+    answers = list(proposed.order_by("answer_id"))
     decided = answers[:-UNDECIDED_ANSWERS] if UNDECIDED_ANSWERS else answers
     for answer in decided:
         action = "withdraw" if answer.change_replaced or answer.change_dropped else "publish"
@@ -172,8 +193,9 @@ def _decide_answers(editor) -> int:
 LEFT_IN_CURATION = 2
 
 
-def _set_cases_policy(staff, *, share_percent: int, note: str) -> None:
+def _set_cases_policy(project: Project, staff, *, share_percent: int, note: str) -> None:
     _set_policy(
+        project,
         ReviewPolicy.Queue.CASES,
         staff,
         share_percent=share_percent,
@@ -183,11 +205,12 @@ def _set_cases_policy(staff, *, share_percent: int, note: str) -> None:
     )
 
 
-def _set_policy(queue, staff, *, mode=ReviewPolicy.Mode.DOUBLE, **policy) -> None:
+def _set_policy(project: Project, queue, staff, *, mode=ReviewPolicy.Mode.DOUBLE, **policy) -> None:
     set_policy(
         queue,
+        project=project,
         actor=staff,
-        expected_version=policy_for(queue).version,
+        expected_version=policy_for(queue, project).version,
         mode=mode,
         seed="demo",
         **policy,
@@ -198,8 +221,8 @@ OTHER_VERDICT = {"upheld": "overturn", "overturned": "uphold", "needs_rewrite": 
 SAME_VERDICT = {"upheld": "uphold", "overturned": "overturn", "needs_rewrite": "needs_rewrite"}
 
 
-def _second_opinions(moderator) -> int:
-    awaiting = Case.objects.filter(Case.awaiting_second_q()).order_by("case_id")
+def _second_opinions(project: Project, moderator) -> int:
+    awaiting = Case.objects.filter(Case.awaiting_second_q(), project=project).order_by("case_id")
     for number, case in enumerate(awaiting):
         differs = number % 5 == 2
         action = (OTHER_VERDICT if differs else SAME_VERDICT)[case.first_opinion]
@@ -208,8 +231,9 @@ def _second_opinions(moderator) -> int:
     return len(awaiting)
 
 
-def _curate(curator) -> int:
-    disagreements = list(Case.objects.filter(Case.in_curation_q()).order_by("case_id"))
+def _curate(project: Project, curator) -> int:
+    in_curation = Case.objects.filter(Case.in_curation_q(), project=project)
+    disagreements = list(in_curation.order_by("case_id"))
     settled = disagreements[:-LEFT_IN_CURATION]
     for number, case in enumerate(settled):
         # Mostly the first opinion stands; the last settled sides with the second.

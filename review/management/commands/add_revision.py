@@ -10,8 +10,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.actions.revisions import add_revision
 from review.adapters.errors import ImportRefused
-from review.management.commands._common import REFUSED, read_bytes, refusal
-from review.models import Document
+from review.management.commands._common import (
+    REFUSED,
+    add_project_argument,
+    project_named,
+    read_bytes,
+    refusal,
+)
+from review.models import Document, Project
 
 
 class Command(BaseCommand):
@@ -25,12 +31,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("document", metavar="DOCUMENT_ID", help="the stored document's id")
         parser.add_argument("file", metavar="FILE", help="the revised document's file")
+        add_project_argument(parser)
         parser.add_argument(
             "--by", required=True, metavar="USERNAME", help="who uploads (named in the log)"
         )
 
-    def handle(self, *args, document: str, file: str, by: str, **options):
-        previous = self._document(document)
+    def handle(self, *args, document: str, file: str, by: str, project: str, **options):
+        previous = self._document(document, project_named(project))
         uploader = get_user_model().objects.filter(username=by).first()
         if uploader is None:
             raise CommandError(f"--by {by!r}: no such user", returncode=REFUSED)
@@ -56,8 +63,9 @@ class Command(BaseCommand):
             f"{len(plan.options.get('gone', []))} gone"
         )
 
-    def _document(self, given: str) -> Document:
-        found = Document.objects.filter(pk=int(given)).first() if given.isdigit() else None
+    def _document(self, given: str, project: Project) -> Document:
+        documents = Document.objects.filter(project=project)
+        found = documents.filter(pk=int(given)).first() if given.isdigit() else None
         if found is None:
             raise CommandError(
                 f"DOCUMENT_ID {given!r} is not the id of a stored document", returncode=REFUSED

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from grounding.agreement import Agreement
 from review.agreement import PeopleAgreement, agreement
-from review.management.commands._common import write_figures
+from review.management.commands._common import add_project_argument, project_named, write_figures
 
 CSV_COLUMNS = ("queue", "figure", "name", "value", "low", "high", "n_items", "detail")
 
@@ -24,9 +24,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--format", choices=("json", "csv"), default="json")
         parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+        add_project_argument(parser)
 
     def handle(self, *args, **options):
-        figures = agreement()
+        figures = agreement(project_named(options["project"]).pk)
         write_figures(self, figures, as_csv, format=options["format"], out=options["out"])
 
 

@@ -1,4 +1,9 @@
-"""manage.py demo: the demo users, documents with proposed plans, cases and answers.
+"""manage.py demo: the demo users, two projects they work in, documents with proposed plans,
+cases and answers, each project's guidelines and a few comments.
+
+The building code and the other documents are reviewed in the project "default" (old
+bookmarks and the README name its slug); the cases and answers are moderated in
+"moderation". Some people work in one of them, some in both.
 
 Idempotent: a second run finds everything in place and creates nothing. Plans are
 left undecided for the editor to adjudicate; a few cases and answers are decided
@@ -15,20 +20,33 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
+from review.actions.comments import add_comment
 from review.actions.documents import COMMAND_LINE, propose_document
+from review.actions.guidelines import edit_guidelines
 from review.actions.imports import import_answers, import_cases
+from review.actions.projects import create_project, set_membership
 from review.actions.revisions import add_revision
 from review.adapters.documents import sha256_of
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
-from review.models import Answer, Case, Document
-from review.permissions import CURATORS, EDITORS, LEADS, MODERATORS, READERS
+from review.models import (
+    Answer,
+    Case,
+    Comment,
+    Document,
+    Entry,
+    Guideline,
+    Membership,
+    Plan,
+    Project,
+)
+from review.models.projects import DEFAULT_SLUG
+from review.permissions import CURATOR, EDITOR, LEAD, MODERATOR, READER
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -36,26 +54,63 @@ PASSWORD = "demo"  # noqa: S105
 URL = "http://127.0.0.1:8000"
 
 
+# The building code's project keeps the slug today's data moved into; the moderation one is new.
+BUILDING = DEFAULT_SLUG
+MODERATION = "moderation"
+
+
+@dataclass(frozen=True)
+class DemoProject:
+    slug: str
+    name: str
+    description: str
+    guidelines: str  # a file in demo_data/guidelines/, written by the project's lead
+
+
+PROJECTS = (
+    DemoProject(
+        BUILDING,
+        "Building code review",
+        "The building code and its revision, its guide, an inspection report, a long changelog "
+        "and the READMEs of the team's history: plans to review.",
+        "building-code-review.md",
+    ),
+    DemoProject(
+        MODERATION,
+        "Moderation and answers",
+        "The moderation model's cases with their evidence, and the answers whose citations "
+        "finalization repaired.",
+        "moderation-and-answers.md",
+    ),
+)
+
+
 @dataclass(frozen=True)
 class DemoUser:
     username: str
-    group: str
+    role: str  # their role in each project they work in ("" for the demo's staff member)
+    projects: tuple[str, ...]  # the slugs of those projects (staff work in every one)
     can: str
 
 
+BOTH = (BUILDING, MODERATION)
 USERS = (
-    DemoUser("editor", EDITORS, "adjudicates plans, publishes and withdraws answers"),
-    DemoUser("moderator", MODERATORS, "gives verdicts on moderation cases"),
-    DemoUser("reader", READERS, "browses everything, decides nothing"),
-    DemoUser("lead", LEADS, "sees everyone's progress, releases a reviewer's lease"),
+    DemoUser("editor", EDITOR, BOTH, "adjudicates plans, publishes and withdraws answers"),
+    DemoUser("moderator", MODERATOR, (MODERATION,), "gives verdicts on moderation cases"),
+    DemoUser("reader", READER, (BUILDING,), "browses the plans, decides nothing"),
+    DemoUser("lead", LEAD, BOTH, "sees everyone's progress, writes the guidelines"),
     # The team's history: their decisions are what /insights/ counts.
-    DemoUser("editor2", EDITORS, "an editor whose past decisions the insights count"),
-    DemoUser("moderator2", MODERATORS, "a moderator whose past verdicts the insights count"),
+    DemoUser("editor2", EDITOR, BOTH, "an editor whose past decisions the insights count"),
+    DemoUser(
+        "moderator2", MODERATOR, (MODERATION,), "a moderator whose past verdicts the insights count"
+    ),
     # Double review: the second opinions of the history, and the curator of disagreements.
-    DemoUser("moderator3", MODERATORS, "gave the second opinions of the history's cases"),
-    DemoUser("editor3", EDITORS, "reviewed the history's double-reviewed plan beside editor2"),
-    DemoUser("curator", CURATORS, "settles what two reviewers disagree on (cases, a plan)"),
-    DemoUser("staff", "", "staff: sets the review policies (/policies/)"),
+    DemoUser(
+        "moderator3", MODERATOR, (MODERATION,), "gave the second opinions of the history's cases"
+    ),
+    DemoUser("editor3", EDITOR, (BUILDING,), "reviewed the double-reviewed plan beside editor2"),
+    DemoUser("curator", CURATOR, BOTH, "settles what two reviewers disagree on (cases, a plan)"),
+    DemoUser("staff", "", (), "staff: makes projects, sets the review policies"),
 )
 
 
@@ -120,34 +175,101 @@ DECISIONS = (
 )
 
 
+@dataclass(frozen=True)
+class DemoComment:
+    kind: str  # "entry" (of the building code's open plan), "case" or "answer"
+    key: str  # the entry's title, or the case's or the answer's id
+    by: str
+    text: str
+    reply: bool = False  # a reply to the item's first comment
+
+
+# Made once each, in this order: a reply answers the comment before it on the same item.
+COMMENTS = (
+    DemoComment(
+        "entry",
+        "3.2 Bæreevne og stabilitet",
+        "editor",
+        "Revision 2 lowers the requirement from 90 to 60 minutes and adds an exception where "
+        "an analysis shows the building is not exposed to a fully developed fire. @lead, does "
+        "the exception stay in this entry, or is it a section of its own?",
+    ),
+    DemoComment(
+        "entry",
+        "3.2 Bæreevne og stabilitet",
+        "lead",
+        "It stays in 3.2: it qualifies the requirement and has none of its own (see *Plans* in "
+        "the guidelines).",
+        reply=True,
+    ),
+    DemoComment(
+        "case",
+        "c-1012",
+        "moderator",
+        "Overturned: the rationale leans on [ev-4], which no tool returned. If the earlier "
+        "posts are real, the ban may still be right, but a person has to read them first.",
+    ),
+    DemoComment(
+        "answer",
+        "a-124",
+        "moderator",
+        "@editor the middle paragraph cited only phantom sources, and finalization replaced "
+        "them with one nobody has read yet. Please check it against the Norwegian review "
+        "before this is published.",
+    ),
+)
+# The document whose entries the comments discuss: the building code, in its latest revision.
+DISCUSSED = "byggteknisk-brann.md"
+# The name migration 0017 gave the project today's data moved into: the demo names it anew,
+# and keeps a name someone chose.
+MIGRATED_NAME = "Default"
+
+
 class Command(BaseCommand):
     help = "Load the demo users and data (safe to run again: nothing is created twice)."
 
     def handle(self, *args, **options):
         with transaction.atomic():
             users = {user.username: self.ensure_user(user) for user in USERS}
+            projects = {demo.slug: self.ensure_project(demo, users["staff"]) for demo in PROJECTS}
+            for user in USERS:
+                for slug in user.projects:
+                    self.ensure_member(projects[slug], user, actor=users["staff"])
+            # Before any decision, so every one records the guidelines it was made under.
+            for demo in PROJECTS:
+                self.write_guidelines(projects[demo.slug], demo, users["lead"])
+            building, moderation = projects[BUILDING], projects[MODERATION]
             for document in DOCUMENTS:
-                self.propose(document)
+                self.propose(document, building)
             for revision in REVISIONS:
-                self.revise(revision, users[revision.by])
-            self.import_jsonl("cases.jsonl", import_cases, Case)
-            self.import_jsonl("answers.jsonl", import_answers, Answer)
+                self.revise(revision, users[revision.by], building)
+            self.import_jsonl("cases.jsonl", import_cases, Case, moderation)
+            self.import_jsonl("answers.jsonl", import_answers, Answer, moderation)
             for decision in DECISIONS:
-                self.decide(decision, users[decision.by])
+                self.decide(decision, users[decision.by], moderation)
             if not already_made(users["editor2"]):
                 make_history(
                     users["editor2"],
                     users["moderator2"],
                     self.stdout.write,
+                    plans_in=building,
+                    cases_in=moderation,
                     second=users["moderator3"],
                     curator=users["curator"],
                     staff=users["staff"],
                     second_editor=users["editor3"],
                 )
+            for comment in COMMENTS:
+                self.comment(comment, users[comment.by], building, moderation)
+        self.show_logins()
+
+    def show_logins(self) -> None:
         self.stdout.write("")
         self.stdout.write(f"Open {URL} and log in (password: {PASSWORD}):")
         for user in USERS:
-            self.stdout.write(f"  {user.username:<10} {user.group:<11} {user.can}")
+            role = user.role.capitalize() or "Staff"
+            where = " and ".join(user.projects) or "every project"
+            self.stdout.write(f"  {user.username:<10} {role:<11} {where:<23} {user.can}")
 
     def ensure_user(self, demo: DemoUser):
         user, created = get_user_model().objects.get_or_create(username=demo.username)
@@ -155,21 +277,55 @@ class Command(BaseCommand):
             # Only a new account gets the demo password; a changed one is kept.
             user.set_password(PASSWORD)
             user.save()
-        if demo.group:
-            user.groups.add(Group.objects.get_or_create(name=demo.group)[0])
-        elif not user.is_staff:
-            # The one account without a group is the demo's staff member.
+        if not demo.role and not user.is_staff:
+            # The one account without a role is the demo's staff member.
             user.is_staff = True
             user.save(update_fields=["is_staff"])
-        self.say(created, f"user {demo.username} ({demo.group or 'staff'})")
+        self.say(created, f"user {demo.username} ({demo.role or 'staff'})")
         return user
 
-    def propose(self, demo: DemoDocument) -> None:
+    def ensure_project(self, demo: DemoProject, staff) -> Project:
+        project = Project.objects.filter(slug=demo.slug).first()
+        if project is None:
+            create_project(
+                actor=staff, name=demo.name, slug=demo.slug, description=demo.description
+            )
+            project = Project.objects.get(slug=demo.slug)
+            self.say(True, f"project {demo.slug} ({demo.name})")
+        elif project.name == MIGRATED_NAME and demo.name != MIGRATED_NAME:
+            project.name, project.description = demo.name, demo.description
+            project.save(update_fields=["name", "description"])
+            self.stdout.write(f"renamed  project {demo.slug} ({demo.name})")
+        else:
+            self.say(False, f"project {demo.slug} ({project.name})")
+        return project
+
+    def ensure_member(self, project: Project, demo: DemoUser, *, actor) -> None:
+        # A membership someone changed since is kept, as a changed password is.
+        if Membership.objects.filter(project=project, user__username=demo.username).exists():
+            return
+        roles = {} if demo.role == READER else {demo.role: True}
+        set_membership(project, demo.username, actor=actor, roles=roles)
+        self.say(True, f"member {demo.username} of {project.slug} ({demo.role})")
+
+    def write_guidelines(self, project: Project, demo: DemoProject, lead) -> None:
+        current = Guideline.objects.current_of(project)
+        if current is None:
+            text = (DEMO_DATA / "guidelines" / demo.guidelines).read_text(encoding="utf-8")
+            current = edit_guidelines(
+                project, actor=lead, based_on=0, text=text, summary="The team's first guidelines."
+            )
+            self.say(True, f"guidelines v{current.version} of {project.slug} ({demo.guidelines})")
+        else:
+            self.say(False, f"guidelines v{current.version} of {project.slug}")
+
+    def propose(self, demo: DemoDocument, project: Project) -> None:
         data = (DEMO_DATA / demo.file).read_bytes()
         plan = propose_document(
             demo.file,
             data,
             actor=COMMAND_LINE,
+            project=project,
             max_segment_chars=demo.max_segment_chars,
             path_prefix=demo.path_prefix,
         )
@@ -184,10 +340,11 @@ class Command(BaseCommand):
             f"plan {plan.pk} for {demo.file}{shown}: {plan.entries.count()} entries",
         )
 
-    def revise(self, demo: DemoRevision, actor) -> None:
-        earlier = Document.objects.get(sha256=sha256_of((DEMO_DATA / demo.document).read_bytes()))
+    def revise(self, demo: DemoRevision, actor, project: Project) -> None:
+        documents = Document.objects.filter(project=project)
+        earlier = documents.get(sha256=sha256_of((DEMO_DATA / demo.document).read_bytes()))
         data = (DEMO_DATA / demo.file).read_bytes()
-        existing = Document.objects.filter(sha256=sha256_of(data)).first()
+        existing = documents.filter(sha256=sha256_of(data)).first()
         if existing is not None:
             self.say(False, f"revision {existing.revision} of {demo.document} ({demo.file})")
             return
@@ -200,23 +357,46 @@ class Command(BaseCommand):
             f"{plan.entries.counts().need_you} of {plan.entries.count()} entries need you",
         )
 
-    def import_jsonl(self, file: str, importer, model) -> None:
-        result = importer((DEMO_DATA / file).read_bytes(), actor=COMMAND_LINE)
+    def import_jsonl(self, file: str, importer, model, project: Project) -> None:
+        data = (DEMO_DATA / file).read_bytes()
+        result = importer(data, actor=COMMAND_LINE, project=project)
+        in_project = model.objects.filter(project=project).count()
         self.stdout.write(
             f"{file}: {result.created} created, {result.unchanged} already there "
-            f"({model.objects.count()} {model._meta.verbose_name_plural} in all)"
+            f"({in_project} {model._meta.verbose_name_plural} in {project.slug})"
         )
 
-    def decide(self, demo: DemoDecision, actor) -> None:
-        if demo.kind == "case":
-            obj = Case.objects.get(case_id=demo.object_id)
-        else:
-            obj = Answer.objects.get(answer_id=demo.object_id)
+    def decide(self, demo: DemoDecision, actor, project: Project) -> None:
+        obj = demo_item(demo.kind, demo.object_id, project)
         if latest_decision(obj) is not None:
             return
         decide = decide_case if demo.kind == "case" else decide_answer
         decide(obj, demo.action, actor=actor, expected_version=obj.version, note=demo.note)
         self.stdout.write(f"decided: {actor.username} {demo.action} {demo.kind} {demo.object_id}")
 
+    def comment(self, demo: DemoComment, author, building: Project, moderation: Project) -> None:
+        project = building if demo.kind == "entry" else moderation
+        item = demo_item(demo.kind, demo.key, project)
+        on_item = Comment.objects.on(item)
+        thread = on_item.filter(reply_to=None).first()
+        if on_item.filter(author=author, reply_to__isnull=not demo.reply).exists():
+            return
+        add_comment(item, author=author, text=demo.text, reply_to=thread if demo.reply else None)
+        self.say(True, f"comment by {author.username} on {demo.kind} {demo.key}")
+
     def say(self, created: bool, what: str) -> None:
         self.stdout.write(f"{'created' if created else 'exists '}  {what}")
+
+
+def demo_item(kind: str, key: str, project: Project):
+    """The demo's entry (of the building code's open plan, by title), case or answer."""
+    if kind == "case":
+        return Case.objects.get(project=project, case_id=key)
+    if kind == "answer":
+        return Answer.objects.get(project=project, answer_id=key)
+    return Entry.objects.get(
+        plan__project=project,
+        plan__document__name=DISCUSSED,
+        plan__status=Plan.Status.OPEN,
+        title=key,
+    )

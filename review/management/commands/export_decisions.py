@@ -10,7 +10,12 @@ from django.core.management.base import BaseCommand
 
 from review.adapters.decision_log import decision_log_lines, parse_since
 from review.adapters.errors import ImportRefused
-from review.management.commands._common import refusal, write_atomically
+from review.management.commands._common import (
+    add_project_argument,
+    project_named,
+    refusal,
+    write_atomically,
+)
 
 
 class Command(BaseCommand):
@@ -19,7 +24,7 @@ class Command(BaseCommand):
         "made: id, at, actor, action, object_type, object_id, before, after, note, undoes. "
         "A row of a double review still under way says only that a decision was made, on "
         'what and when (its action "withheld"), until the item is settled: the log is as '
-        "blind as the pages."
+        "blind as the pages. The log of one project (--project)."
     )
 
     def add_arguments(self, parser):
@@ -30,13 +35,15 @@ class Command(BaseCommand):
             "UTC unless it says otherwise)",
         )
         parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+        add_project_argument(parser)
 
-    def handle(self, *args, since: str | None, out: str | None, **options):
+    def handle(self, *args, since: str | None, out: str | None, project: str, **options):
+        of = project_named(project)
         try:
             moment = parse_since(since) if since else None
         except ImportRefused as refused:
             raise refusal(refused) from refused
-        lines = decision_log_lines(moment)
+        lines = decision_log_lines(moment, project=of)
         if out:
             write_atomically(out, lines)
         else:

@@ -9,7 +9,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
-from review.management.commands._common import OPERATOR, REFUSED, refusal, write_atomically
+from review.management.commands._common import (
+    OPERATOR,
+    REFUSED,
+    add_project_argument,
+    project_named,
+    refusal,
+    write_atomically,
+)
 from review.models import Plan
 
 
@@ -23,10 +30,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("plan_id", metavar="PLAN_ID", type=int)
         parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+        add_project_argument(parser)
 
-    def handle(self, *args, plan_id: int, out: str | None, **options):
-        plan = Plan.objects.visible_to(OPERATOR).filter(pk=plan_id).first()
+    def handle(self, *args, plan_id: int, out: str | None, project: str, **options):
+        of = project_named(project)
+        plan = Plan.objects.visible_to(OPERATOR).filter(pk=plan_id, project=of).first()
         if plan is None:
+            # The same words for another project's plan as for none: --project names where.
             raise CommandError(f"there is no plan with id {plan_id}", returncode=REFUSED)
         try:
             payload = export_plan(plan)

@@ -9,7 +9,11 @@ class Command(JsonlImportCommand):
     help = "Import LLM answers and their sources, one JSON object per line (see docs/formats.md)."
     noun = "answers"
 
-    def import_file(self, data, *, skip_invalid, max_lines):
+    def import_file(self, data, *, project, skip_invalid, max_lines):
         return import_answers(
-            data, actor=COMMAND_LINE, skip_invalid=skip_invalid, max_lines=max_lines
+            data,
+            actor=COMMAND_LINE,
+            project=project,
+            skip_invalid=skip_invalid,
+            max_lines=max_lines,
         )

@@ -10,8 +10,14 @@ from django.db import transaction
 from review.actions.documents import COMMAND_LINE, store_document
 from review.actions.imports import import_plan
 from review.adapters.errors import ImportRefused
-from review.management.commands._common import REFUSED, read_bytes, refusal
-from review.models import Document
+from review.management.commands._common import (
+    REFUSED,
+    add_project_argument,
+    project_named,
+    read_bytes,
+    refusal,
+)
+from review.models import Document, Project
 
 
 class Command(BaseCommand):
@@ -25,8 +31,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("document", metavar="DOCUMENT", help="a file path or a document id")
         parser.add_argument("plan_json", metavar="PLAN_JSON", help="the plan's JSON file")
+        add_project_argument(parser)
 
-    def handle(self, *args, document: str, plan_json: str, **options):
+    def handle(self, *args, document: str, plan_json: str, project: str, **options):
+        into = project_named(project)
         payload = read_bytes(plan_json, "plan")
         try:
             text = payload.decode("utf-8")
@@ -37,7 +45,7 @@ class Command(BaseCommand):
             ) from error
         try:
             with transaction.atomic():
-                plan = import_plan(self._document(document), text, actor=COMMAND_LINE)
+                plan = import_plan(self._document(document, into), text, actor=COMMAND_LINE)
         except ImportRefused as refused:
             raise refusal(refused) from refused
         verb = "imported as" if plan.created else "was already imported as"
@@ -46,13 +54,18 @@ class Command(BaseCommand):
             f"(document {plan.document.pk}): {plan.entries.count()} entries"
         )
 
-    def _document(self, given: str) -> Document:
+    def _document(self, given: str, project: Project) -> Document:
+        """The document of `project` the argument names: a file stored there, or an id of
+        one of its documents."""
         if Path(given).is_file():
             return store_document(
-                Path(given).name, read_bytes(given, "document"), actor=COMMAND_LINE
+                Path(given).name,
+                read_bytes(given, "document"),
+                actor=COMMAND_LINE,
+                project=project,
             )
         if given.isdigit():
-            found = Document.objects.filter(pk=int(given)).first()
+            found = Document.objects.filter(pk=int(given), project=project).first()
             if found is not None:
                 return found
         raise CommandError(

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 
 from django.core.management.base import BaseCommand
 
 from review.insights import Filters, Insights, insights
-from review.management.commands._common import write_figures
+from review.management.commands._common import add_project_argument, project_named, write_figures
 
 CSV_COLUMNS = ("section", "name", "version", "successes", "n", "share", "low", "high", "detail")
 
@@ -32,8 +33,10 @@ class Command(BaseCommand):
         parser.add_argument("--rule", default="", help="only this proposer rule")
         parser.add_argument("--weeks", type=int, default=12)
         parser.add_argument("--out", metavar="F", help="write to F (atomically), not stdout")
+        add_project_argument(parser)
 
     def handle(self, *args, **options):
+        of = project_named(options["project"])
         query = {
             "version": options["proposer_version"],
             "model": options["model"],
@@ -42,7 +45,7 @@ class Command(BaseCommand):
         }
         if options["document"] is not None:
             query["document"] = str(options["document"])
-        figures = insights(Filters.from_query(query))
+        figures = insights(replace(Filters.from_query(query), project=of.pk))
         write_figures(self, figures, as_csv, format=options["format"], out=options["out"])
 
 

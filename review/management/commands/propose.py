@@ -9,7 +9,13 @@ from django.core.management.base import BaseCommand
 from review.actions.documents import COMMAND_LINE, propose_document
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import NothingProposed
-from review.management.commands._common import NOTHING_TO_DO, read_bytes, refusal
+from review.management.commands._common import (
+    NOTHING_TO_DO,
+    add_project_argument,
+    project_named,
+    read_bytes,
+    refusal,
+)
 
 
 class Command(BaseCommand):
@@ -21,6 +27,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("path", metavar="PATH")
+        add_project_argument(parser)
         parser.add_argument(
             "--max-segment-chars",
             type=int,
@@ -35,13 +42,17 @@ class Command(BaseCommand):
             help="put every entry's path under P, e.g. the document's place in a corpus",
         )
 
-    def handle(self, *args, path: str, max_segment_chars: int, path_prefix: str, **options):
+    def handle(
+        self, *args, path: str, max_segment_chars: int, path_prefix: str, project: str, **options
+    ):
         data = read_bytes(path, "document")
+        into = project_named(project)
         try:
             plan = propose_document(
                 Path(path).name,
                 data,
                 actor=COMMAND_LINE,
+                project=into,
                 max_segment_chars=max_segment_chars,
                 path_prefix=path_prefix,
             )
