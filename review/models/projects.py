@@ -54,8 +54,8 @@ class Project(DecisionHooks, models.Model):
 
     def members_managed_by(self, user) -> bool:
         """Staff manage every project's members; a lead of this project manages its own."""
-        # The lead role is read from the membership here until review/permissions.py asks it
-        # per project; then this asks that.
+        # Read afresh, not from the roles a page caches on the person: a lead who has just
+        # left the project must no longer be taken for one in the same request.
         if not getattr(user, "is_authenticated", False):
             return False
         return user.is_staff or self.memberships.filter(user=user, lead=True).exists()
@@ -64,8 +64,12 @@ class Project(DecisionHooks, models.Model):
 def default_project_id() -> int:
     """The id of the project named "Default", made if missing: what an item belongs to when
     the door that made it names no project."""
-    project, _ = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})
-    return project.pk
+    return default_project().pk
+
+
+def default_project() -> Project:
+    """The project named "Default", made if missing."""
+    return Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})[0]
 
 
 class Roles(models.Model):

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 
 from review.models import Project
-from review.models.projects import DEFAULT_SLUG
+from review.models.projects import DEFAULT_SLUG, default_project
 
 
 def current_project(request: HttpRequest) -> Project:
@@ -15,8 +15,7 @@ def current_project(request: HttpRequest) -> Project:
     the address is resolved), else the project "Default"."""
     project = getattr(request, "project", None)
     if project is None:
-        project = Project.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Default"})[0]
-        request.project = project
+        project = request.project = default_project()
     return project
 
 
