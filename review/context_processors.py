@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from review.models import Project
-from review.views.projects import home_project
+from review.views.projects import home_project, projects_worked_in
 
 
 def project(request: HttpRequest) -> dict:
@@ -46,7 +46,7 @@ def project_links(request: HttpRequest) -> list[ProjectLink]:
     current = getattr(request, "project", None) or home_project(request.user)
     return [
         ProjectLink(each, project_home_url(each), current is not None and each.pk == current.pk)
-        for each in Project.objects.of_member(request.user)
+        for each in projects_worked_in(request.user)
     ]
 
 

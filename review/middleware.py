@@ -24,7 +24,7 @@ from django.urls import Resolver404, resolve, reverse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from review.models import Project
+from review.views.projects import project_worked_in
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -127,7 +127,7 @@ class ProjectFromUrl(MiddlewareMixin):
         if "project" not in kwargs:
             return None
         slug = kwargs.pop("project")  # the view is called with these very kwargs
-        project = Project.objects.of_member(request.user).filter(slug=slug).first()
+        project = project_worked_in(request.user, slug)
         if project is None:
             # A project one is not a member of answers as one that does not exist.
             raise Http404("No such project.")

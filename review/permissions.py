@@ -21,18 +21,31 @@ def project_id_of(project: Any) -> int:
     return getattr(project, "pk", project)
 
 
-def _memberships(user) -> dict[int, tuple[str, frozenset[str]]]:
-    """Project id -> (its slug, the roles `user` holds there), for every project they are a
-    member of. Cached on the user object, one query for all of a person's memberships: a
-    page asks this once per button."""
+def _memberships(user) -> dict[int, tuple[Any, frozenset[str]]]:
+    """Project id -> (the project, the roles `user` holds there), for every project they are
+    a member of, in the projects' order. Cached on the user object, one query for all of a
+    person's memberships: a page asks this once per button, and its address's project and
+    the top bar's switcher read it too."""
     held = getattr(user, "_review_roles", None)
     if held is None:
         from review.models import Membership
 
-        rows = Membership.objects.filter(user=user).select_related("project")
-        held = {m.project_id: (m.project.slug, m.role_names) for m in rows}
+        rows = (
+            Membership.objects.filter(user=user)
+            .select_related("project")
+            .order_by("project__name", "project__pk")
+        )
+        held = {m.project_id: (m.project, m.role_names) for m in rows}
         user._review_roles = held
     return held
+
+
+def member_projects(user) -> list:
+    """The projects `user` works in, in their order, for someone who is not staff (staff
+    work in every project: `Project.objects.of_member`). No query beyond the memberships'."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return [project for project, _ in _memberships(user).values()]
 
 
 def _roles(user, project) -> frozenset[str] | None:
@@ -46,7 +59,8 @@ def membership_project_id(user, slug: str) -> int | None:
     read from their memberships, so it costs no query of its own."""
     if not getattr(user, "is_authenticated", False):
         return None
-    return next((pk for pk, (named, _) in _memberships(user).items() if named == slug), None)
+    found = next((p for p, _ in _memberships(user).values() if p.slug == slug), None)
+    return found.pk if found else None
 
 
 def is_member(user, project) -> bool:

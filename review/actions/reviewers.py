@@ -17,6 +17,11 @@ def do_set_stay_after_deciding(user, stay: bool) -> ReviewerSettings:
 
 def do_note_conflict(user, stale: StaleVersion) -> ConflictMet:
     """Count the 409 `user` met, naming the object someone else decided first."""
+    current = stale.current
     return ConflictMet.objects.create(
-        user=user, object_type=object_type_of(stale.current), object_id=str(stale.current.pk)
+        user=user,
+        object_type=object_type_of(current),
+        object_id=str(current.pk),
+        # Every decided row names its project; a row of none (were there one) counts nowhere.
+        project_id=getattr(current, "decision_project_id", None),
     )

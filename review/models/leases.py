@@ -93,6 +93,11 @@ class ConflictMet(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     object_type = models.CharField(max_length=20)
     object_id = models.CharField(max_length=50)
+    # The project of the object: the progress page counts a project's conflicts alone. Null
+    # on the rows met before projects, which only the person's own figures count.
+    project = models.ForeignKey(
+        "review.Project", null=True, on_delete=models.CASCADE, related_name="+"
+    )
     at = models.DateTimeField(default=timezone.now, db_index=True)
 
     def __str__(self) -> str:

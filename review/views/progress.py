@@ -68,8 +68,8 @@ def reviewer_figures(user=None, project=None) -> list[ReviewerFigures]:
     conflicts = ConflictMet.objects.filter(at__gte=week)
     leases = Lease.objects.filter(expires_at__gt=timezone.now())
     if project is not None:
-        # Conflicts met are counted in every project: a row names its item only as logged.
         decisions, leases = decisions.filter(project=project), leases.filter(_held_in_q(project))
+        conflicts = conflicts.filter(project=project)
     if user is not None:
         decisions = decisions.filter(actor=user)
         conflicts, leases = conflicts.filter(user=user), leases.filter(holder=user)

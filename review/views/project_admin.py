@@ -22,6 +22,7 @@ from review.forms import MemberAddForm, MemberRolesForm, ProjectForm
 from review.models import Membership, Project
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
+from review.views.projects import project_worked_in
 
 STAFF_ONLY = "Only staff manage projects."
 
@@ -34,7 +35,7 @@ def _refuse_unless_staff(request: HtmxHttpRequest) -> None:
 def _get_project_for_manager(request: HtmxHttpRequest, slug: str) -> Project:
     """The project whose members `request.user` manages: 404 to someone who cannot tell it
     exists (not a member), 403 to a member who is not one of its leads."""
-    project = Project.objects.of_member(request.user).filter(slug=slug).first()
+    project = project_worked_in(request.user, slug)
     if project is None:
         raise Http404("No such project.")
     if not project.members_managed_by(request.user):

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from review.models import Project
 from review.models.projects import DEFAULT_SLUG, default_project
+from review.permissions import member_projects
 
 
 def current_project(request: HttpRequest) -> Project:
@@ -19,15 +20,34 @@ def current_project(request: HttpRequest) -> Project:
     return project
 
 
+def projects_worked_in(user) -> list[Project]:
+    """The projects `user` works in, in their order: `Project.objects.of_member` as a list.
+    Someone who is not staff is answered from their memberships, which the page reads for
+    its buttons anyway, so the address's project and the switcher cost no query of their
+    own."""
+    if getattr(user, "is_authenticated", False) and not user.is_staff:
+        return member_projects(user)
+    return list(Project.objects.of_member(user))
+
+
+def project_worked_in(user, slug: str) -> Project | None:
+    """The project `slug` names, if `user` works in it (None otherwise, as for no project)."""
+    if getattr(user, "is_authenticated", False) and not user.is_staff:
+        return next((p for p in member_projects(user) if p.slug == slug), None)
+    return Project.objects.of_member(user).filter(slug=slug).first()
+
+
 def home_project(user) -> Project | None:
     """Where an address that names no project leads `user` (an old bookmark, the top bar of
     a page outside any project): "Default" when they work in it, else their only project;
     None when they work in none, or in several of which none is "Default"."""
-    projects = Project.objects.of_member(user)
-    default = projects.filter(slug=DEFAULT_SLUG).first()
+    default = project_worked_in(user, DEFAULT_SLUG)
     if default is not None:
         return default
-    only = list(projects[:2])
+    if getattr(user, "is_authenticated", False) and not user.is_staff:
+        only = member_projects(user)
+    else:
+        only = list(Project.objects.of_member(user)[:2])
     return only[0] if len(only) == 1 else None
 
 

@@ -17,7 +17,7 @@ from review.models.projects import default_project_id
 from review.views.progress import reviewer_figures
 from tests.builders.cases_answers import make_case
 from tests.builders.revisions import first_plan, revise
-from tests.builders.users import user_in
+from tests.builders.users import make_project, member, user_in
 
 pytestmark = pytest.mark.django_db
 NOW = timezone.now()
@@ -119,6 +119,21 @@ def test_figures_count_today_this_week_conflicts_and_items_held(client, moderato
     client.force_login(lead)
     body = client.get("/p/default/progress/").content.decode()
     assert '<th scope="row">moderator</th>' in body
+
+
+def test_a_conflict_met_in_another_project_is_counted_there_and_not_here(client, moderator):
+    other = make_project("other")
+    member(moderator, other, "moderator")
+    case = make_case("c-1", project=other)
+    # Two verdicts on version 1: the second meets the first's change, in project "other".
+    client.post(f"/p/other/cases/{case.pk}/uphold/", {"version": 1})
+    client.post(f"/p/other/cases/{case.pk}/overturn/", {"version": 1, "note": "late"})
+
+    [there] = reviewer_figures(moderator, other)
+    assert there.conflicts == 1
+    assert all(row.conflicts == 0 for row in reviewer_figures(None, default_project_id()))
+    [everywhere] = reviewer_figures(moderator)
+    assert everywhere.conflicts == 1
 
 
 def test_a_reviewer_sees_their_own_figures_on_the_dashboard(client, moderator) -> None:
