@@ -124,6 +124,7 @@ urlpatterns = [
     # Projects and members
     path("projects/", project_admin.project_list, name="projects"),
     path("projects/new/", project_admin.project_new, name="project-new"),
+    path("projects/insights/", insights.projects_insights, name="projects-insights"),
     path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
     path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
     path(

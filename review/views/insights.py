@@ -18,7 +18,7 @@ from review.insights import Filters, Insights, guideline_versions, insights, rul
 from review.models import Case, Document, Plan
 from review.permissions import can_read_insights
 from review.views.charts import share_bars, weekly_lines
-from review.views.projects import current_project, project_url
+from review.views.projects import current_project, project_url, projects_worked_in
 
 
 @require_GET
@@ -118,3 +118,42 @@ def _rule_choices(filters: Filters) -> list[str]:
     (a link from elsewhere), so the form always shows what the figures are narrowed to."""
     rules = rule_names(filters.project)
     return rules if not filters.rule or filters.rule in rules else [*rules, filters.rule]
+
+
+# Columns a page can hold side by side; more chosen are cut to the first, named in the page.
+MAX_COMPARED = 6
+
+
+@require_GET
+def projects_insights(request: HttpRequest) -> HttpResponse:
+    """/projects/insights/: the insights of several projects side by side (each rule's record
+    and each validator reason's agreement, a column a project), for someone who may read the
+    insights of each. `?project=<slug>` chooses them (repeated); none chosen, all of them.
+    A project the person may not read is left out, as one that does not exist would be."""
+    readable = [p for p in projects_worked_in(request.user) if can_read_insights(request.user, p)]
+    chosen = set(request.GET.getlist("project"))
+    compared = [p for p in readable if p.slug in chosen] if chosen else readable
+    cut = compared[MAX_COMPARED:]
+    compared = compared[:MAX_COMPARED]
+    figures = [insights(Filters(project=project.pk)) for project in compared]
+    return render(
+        request,
+        "review/projects_insights.html",
+        {
+            "readable": readable,
+            "compared": compared,
+            "cut": cut,
+            "chosen": chosen,
+            "rules": _side_by_side(
+                figures, lambda f: f.rules, lambda r: (r.rule, r.proposer_version)
+            ),
+            "reasons": _side_by_side(figures, lambda f: f.validator.reasons, lambda r: r.reason),
+        },
+    )
+
+
+def _side_by_side(figures: list[Insights], records, key) -> list[tuple]:
+    """(key, [each project's record of it, or None]) for every key any project has, sorted."""
+    by_project = [{key(record): record for record in records(each)} for each in figures]
+    keys = sorted({k for each in by_project for k in each})
+    return [(k, [each.get(k) for each in by_project]) for k in keys]

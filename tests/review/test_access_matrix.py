@@ -85,6 +85,8 @@ EDITORS, MODERATORS, CURATORS, LEADS = {"editor"}, {"moderator"}, {"curator"}, {
 MATRIX: dict[str, dict[str, dict]] = {
     # The pages anyone signed in reads; POST is refused before anything is decided.
     "dashboard": {"GET": everyone(200), "POST": everyone(405)},
+    # Each person sees the projects whose insights they may read side by side (or none).
+    "projects-insights": {"GET": everyone(200), "POST": everyone(405)},
     "plans": {"GET": everyone(200), "POST": everyone(405)},
     "plan": {"GET": everyone(200), "POST": everyone(405)},
     "plan-history": {"GET": everyone(200), "POST": everyone(405)},
