@@ -115,7 +115,11 @@ def review_in_own_copy(page, plan, keys: str) -> None:
     for key in keys:
         before = page.locator("[class*='state-proposed'][id^='entry-']").count()
         page.keyboard.press(key)
-        expect(page.locator("[class*='state-proposed'][id^='entry-']")).to_have_count(before - 1)
+        # Each key is a decision over htmx; on a machine busy with other runs one has taken
+        # longer than expect's 5 s to come back, so this waits longer (it times nothing).
+        expect(page.locator("[class*='state-proposed'][id^='entry-']")).to_have_count(
+            before - 1, timeout=20_000
+        )
     expect(page.locator("#adjudicate-button")).to_be_focused()
     page.keyboard.press("Enter")
     page.wait_for_url("**/plans/next/")
