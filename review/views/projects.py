@@ -20,19 +20,24 @@ def current_project(request: HttpRequest) -> Project:
     return project
 
 
+def _reads_memberships(user) -> bool:
+    """Whether `user`'s projects are their memberships (staff work in every project)."""
+    return getattr(user, "is_authenticated", False) and not user.is_staff
+
+
 def projects_worked_in(user) -> list[Project]:
     """The projects `user` works in, in their order: `Project.objects.of_member` as a list.
     Someone who is not staff is answered from their memberships, which the page reads for
     its buttons anyway, so the address's project and the switcher cost no query of their
     own."""
-    if getattr(user, "is_authenticated", False) and not user.is_staff:
+    if _reads_memberships(user):
         return member_projects(user)
     return list(Project.objects.of_member(user))
 
 
 def project_worked_in(user, slug: str) -> Project | None:
     """The project `slug` names, if `user` works in it (None otherwise, as for no project)."""
-    if getattr(user, "is_authenticated", False) and not user.is_staff:
+    if _reads_memberships(user):
         return next((p for p in member_projects(user) if p.slug == slug), None)
     return Project.objects.of_member(user).filter(slug=slug).first()
 
@@ -41,14 +46,11 @@ def home_project(user) -> Project | None:
     """Where an address that names no project leads `user` (an old bookmark, the top bar of
     a page outside any project): "Default" when they work in it, else their only project;
     None when they work in none, or in several of which none is "Default"."""
-    default = project_worked_in(user, DEFAULT_SLUG)
+    projects = projects_worked_in(user)
+    default = next((p for p in projects if p.slug == DEFAULT_SLUG), None)
     if default is not None:
         return default
-    if getattr(user, "is_authenticated", False) and not user.is_staff:
-        only = member_projects(user)
-    else:
-        only = list(Project.objects.of_member(user)[:2])
-    return only[0] if len(only) == 1 else None
+    return projects[0] if len(projects) == 1 else None
 
 
 def project_url(request: HttpRequest, name: str, *args) -> str:
