@@ -19,6 +19,7 @@ from review.models import (
     Entry,
     Evidence,
     Plan,
+    TokenGrant,
 )
 
 
@@ -159,10 +160,18 @@ class DecisionAdmin(ReadOnlyAdmin):
         return False
 
 
+class TokenGrantInline(ReadOnlyInline):
+    model = TokenGrant
+    fields = ["project", "lead", "editor", "moderator", "curator"]
+    show_change_link = False
+
+
 @admin.register(ApiToken)
 class ApiTokenAdmin(ReadOnlyAdmin):
     """Tokens are made by `manage.py create_api_token`, which shows the key once; here they
-    can be looked at and revoked (deleted)."""
+    can be looked at, with the projects and roles each acts for, and revoked (deleted)."""
+
+    inlines = [TokenGrantInline]
 
     list_display = ["name", "user", "created_at"]
     search_fields = ["name", "user__username"]

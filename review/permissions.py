@@ -4,6 +4,7 @@ member with no role is a reader, who only browses; someone who is no member hold
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 # The roles, by the names `Membership` gives them. The groups of the same names that once
@@ -40,6 +41,41 @@ def _memberships(user) -> dict[int, tuple[Any, frozenset[str]]]:
     return held
 
 
+def token_holder(owner, grants) -> Any:
+    """`owner` as one of their API tokens acts for them: a copy who is no staff and works in
+    the projects of `grants` (each a project and the role names granted there) that `owner`
+    still works in, with the roles both the grant and `owner` hold there, so a token never
+    does more than its owner may today. Every rule that reads a person's projects and roles
+    reads the copy's: this module's, and `Project.objects.of_member` and `where_role` (by
+    `fixed_projects`)."""
+    held = {}
+    for project, granted in sorted(grants, key=lambda grant: (grant[0].name, grant[0].pk)):
+        owners = frozenset(ROLES) if owner.is_staff else _roles(owner, project)
+        if owners is not None:
+            both = (granted & owners) - {READER}
+            held[project.pk] = (project, both or frozenset({READER}))
+    holder = copy.copy(owner)
+    holder.is_staff = holder.is_superuser = False
+    holder._review_roles = held
+    holder._review_fixed = True
+    holder.save = _not_saved
+    return holder
+
+
+def _not_saved(*args, **kwargs):
+    # The copy is no staff: saved, it would take staff away from its owner.
+    raise TypeError("a token's holder is a view of its owner, not a user to save")
+
+
+def fixed_projects(user, role: str | None = None) -> list[int] | None:
+    """The ids of the projects a token's holder (`token_holder`) acts for, those where it
+    holds `role` if given; None for a person, whose projects are their memberships."""
+    if not getattr(user, "_review_fixed", False):
+        return None
+    held = _memberships(user).items()
+    return [pk for pk, (_, roles) in held if role is None or role in roles]
+
+
 def member_projects(user) -> list:
     """The projects `user` works in, in their order, for someone who is not staff (staff
     work in every project: `Project.objects.of_member`). No query beyond the memberships'."""
@@ -61,6 +97,14 @@ def membership_project_id(user, slug: str) -> int | None:
         return None
     found = next((p for p, _ in _memberships(user).values() if p.slug == slug), None)
     return found.pk if found else None
+
+
+def role_names(user, project) -> frozenset[str]:
+    """The roles `user` holds in `project` by name ("reader" alone for a member with none;
+    none for someone who is no member)."""
+    if getattr(user, "is_staff", False):
+        return frozenset(ROLES)
+    return _roles(user, project) or frozenset()
 
 
 def is_member(user, project) -> bool:

@@ -33,7 +33,7 @@ from review.models.plans import (
 )
 from review.models.policies import ReviewPolicy
 from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project, Roles
-from review.models.tokens import ApiToken
+from review.models.tokens import ApiToken, TokenGrant
 
 __all__ = [
     "DEFAULT_SLUG",
@@ -76,6 +76,7 @@ __all__ = [
     "ReviewPolicy",
     "ReviewerSettings",
     "Roles",
+    "TokenGrant",
     "SEARCH_CONFIG",
     "SecondOpinions",
     "SecondOpinionsQuerySet",

@@ -26,6 +26,7 @@ from tests.builders.plans import (
     row_counts,
     sha256,
 )
+from tests.builders.users import make_project, member
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -340,6 +341,7 @@ def test_export_decisions_out_writes_a_file(code_file: Path, tmp_path: Path) -> 
 
 def test_create_api_token_prints_a_key_once_and_stores_only_its_hash() -> None:
     user = User.objects.create_user("pipeline")
+    member(user, None, "editor")
 
     out, err = run("create_api_token", "pipeline", "--name", "nightly")
 
@@ -348,8 +350,42 @@ def test_create_api_token_prints_a_key_once_and_stores_only_its_hash() -> None:
     assert (token.user, token.name) == (user, "nightly")
     assert token.key_sha256 == hashlib.sha256(key.encode()).hexdigest()
     assert key not in token.key_sha256
-    assert "not shown again" in err
+    assert "not shown again" in err and "acting for default as Editor" in err
     assert run("create_api_token", "pipeline")[0].strip() != key
+
+
+def test_a_token_acts_for_the_projects_and_roles_named_or_all_its_owner_has() -> None:
+    user = User.objects.create_user("pipeline")
+    member(user, None, "editor", "moderator")
+    member(user, make_project("shop"), "editor")
+
+    run("create_api_token", "pipeline", "--name", "all")
+    run("create_api_token", "pipeline", "--name", "some", "--project", "default:moderator")
+    run("create_api_token", "pipeline", "--name", "read", "--project", "shop:reader")
+
+    def grants(name: str) -> dict[str, frozenset[str]]:
+        token = ApiToken.objects.get(name=name)
+        return {grant.project.slug: grant.role_names for grant in token.grants.all()}
+
+    assert grants("all") == {"default": {"editor", "moderator"}, "shop": {"editor"}}
+    assert grants("some") == {"default": {"moderator"}}
+    assert grants("read") == {"shop": {"reader"}}
+
+
+@pytest.mark.parametrize(
+    ("grant", "problem"),
+    [
+        ("default:curator", "pipeline is no curator in 'default': a token may not do more"),
+        ("shop", "pipeline works in no project 'shop'"),
+        ("default:admin", "'default:admin': no role 'admin'; the roles are lead, editor"),
+    ],
+)
+def test_a_token_is_refused_a_grant_beyond_its_owner_and_nothing_is_made(grant, problem) -> None:
+    member(User.objects.create_user("pipeline"), None, "editor")
+    make_project("shop")
+
+    assert problem in str(refused("create_api_token", "pipeline", "--project", grant))
+    assert not ApiToken.objects.exists()
 
 
 def test_create_api_token_refuses_an_unknown_user() -> None:
