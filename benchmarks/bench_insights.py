@@ -1,6 +1,6 @@
-"""How the insights page grows with the data: the page and GET /api/insights at a small
-size and at a large one (default: 100,000 entries, 20,000 cases and answers, 200,000 log
-rows; `--full`: 600,000 entries, 200,000 cases and answers, 1,000,000 log rows), as server
+"""How the insights page grows with the data: the page and GET
+/api/projects/{project}/insights at a small size and at a large one (default: 100,000
+entries, 20,000 cases and answers, 200,000 log rows; `--full`: 600,000 entries, 200,000 cases and answers, 1,000,000 log rows), as server
 time through Django's test client beside a bare view, with the queries each takes.
 
 SQLite (in memory) by default; PostgreSQL when DATABASE_URL is set, in a throwaway database

@@ -66,7 +66,8 @@ def body_limit_setting(request: HttpRequest) -> str:
     large body to a job; the upload limit everywhere else."""
     if request.method == "POST":
         try:
-            if resolve(request.path_info).view_name in JOB_UPLOAD_ROUTES:
+            # An old API address only redirects, unread: the route it leads to judges.
+            if resolve(request.path_info).view_name in JOB_UPLOAD_ROUTES | {"api-moved"}:
                 return "REVIEW_MAX_JOB_UPLOAD_BYTES"
         except Resolver404:
             pass
@@ -124,7 +125,9 @@ class ProjectFromUrl(MiddlewareMixin):
     # process_view, after LoginRequiredMiddleware's: a signed-out person is sent to sign in
     # before anything says whether the project exists.
     def process_view(self, request: HttpRequest, view, args, kwargs) -> None:
-        if "project" not in kwargs:
+        if "project" not in kwargs or is_api(request):
+            # The API's project is the key's to resolve, after the key is read
+            # (`review.api.auth.BearerKey`): nobody is signed in there.
             return None
         slug = kwargs.pop("project")  # the view is called with these very kwargs
         project = project_worked_in(request.user, slug)

@@ -120,6 +120,13 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", without_login(api.urls)),
+    # The API's addresses from before projects lead to the same operation in the item's
+    # project, or in the key's own (review/views/legacy.py).
+    re_path(
+        rf"^api/(?P<prefix>{'|'.join(legacy.MOVED_IN_API)})(?:/(?P<rest>.*))?$",
+        legacy.moved_api_address,
+        name="api-moved",
+    ),
     path("", dashboard.dashboard, name="dashboard"),
     # Projects and members
     path("projects/", project_admin.project_list, name="projects"),

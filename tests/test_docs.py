@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-# How docs/api.md names an operation: a heading "### GET /api/plans/{plan_id}".
+# How docs/api.md names an operation: a heading "### GET /api/projects/{project}/plans/{plan_id}".
 OPERATION_HEADING = re.compile(r"^### (GET|POST|PUT|PATCH|DELETE) (/\S+)$", re.MULTILINE)
 # The settings module's own readers of the environment, besides os.environ.get.
 ENV_READERS = {"_env_flag", "_env_seconds", "_env_required"}

@@ -27,7 +27,7 @@ from __future__ import annotations
 from django.views.decorators.http import require_GET
 from ninja import NinjaAPI
 
-from review.api import decisions, documents, imports, insights, jobs, plans
+from review.api import decisions, documents, imports, insights, jobs, plans, projects
 from review.api.auth import ANY_KEY
 from review.api.errors import add_refusal_handlers
 
@@ -54,6 +54,8 @@ api = ReviewAPI(
     auth=ANY_KEY,
 )
 add_refusal_handlers(api)
-# In this order, the schema's paths are in the order they always were.
+api.add_router("", projects.router)
+# Every other operation works in the project its address names (`auth.BearerKey`), in this
+# order, the order the schema's paths always had.
 for subject in (documents, plans, imports, jobs, decisions, insights):
-    api.add_router("", subject.router)
+    api.add_router("/projects/{project}", subject.router)

@@ -1,13 +1,16 @@
-"""Who a request is: the key in `Authorization: Bearer <key>`, and the role an operation needs."""
+"""Who a request is: the key in `Authorization: Bearer <key>`, the project the address names,
+and the role an operation needs there."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Annotated
 
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
+from ninja import Path
 from ninja.security import HttpBearer
 
 from review.models import ApiToken
@@ -16,8 +19,16 @@ from review.permissions import (
     can_decide_cases,
     can_decide_plans,
     can_read_insights,
+    member_projects,
+    token_holder,
 )
-from review.views.projects import current_project
+
+# The path parameter every project's operation declares: its value was read, and the project
+# resolved for the token, before the operation ran (`BearerKey`); the operation reads
+# `current_project(request)`.
+ProjectSlug = Annotated[
+    str, Path(description="the project's slug, as its address /p/<slug>/ names it")
+]
 
 
 def without_login(urls: tuple) -> tuple:
@@ -29,23 +40,47 @@ def without_login(urls: tuple) -> tuple:
     return patterns, app_name, namespace
 
 
+def holder_of(key: str):
+    """Whom `key` acts as (`review.permissions.token_holder`): its active owner, in the
+    projects and with the roles its grants name; None for no such key."""
+    digest = hashlib.sha256(key.encode()).hexdigest()
+    found = (
+        ApiToken.objects.select_related("user")
+        .prefetch_related("grants__project")
+        .filter(key_sha256=digest)
+        .first()
+    )
+    if found is None or not found.user.is_active:
+        return None
+    return token_holder(found.user, [(g.project, g.role_names) for g in found.grants.all()])
+
+
 class BearerKey(HttpBearer):
-    """The key's active user; with `may`, only a user the web's permission function lets in
-    the project the request works in (403 otherwise), asked before the body is read, so a
-    role that may not learns nothing from how its body would have been judged."""
+    """The key's holder, in the project the address names: one the token does not act for
+    answers as one that does not exist (404). With `may`, only a holder the web's permission
+    function lets in that project (403 otherwise), asked before the body is read, so a role
+    that may not learns nothing from how its body would have been judged."""
 
     def __init__(self, may: Callable[[object, object], bool] | None = None, refusal: str = ""):
         super().__init__()
         self.may, self.refusal = may, refusal
 
     def authenticate(self, request: HttpRequest, token: str):
-        digest = hashlib.sha256(token.encode()).hexdigest()
-        found = ApiToken.objects.select_related("user").filter(key_sha256=digest).first()
-        if found is None or not found.user.is_active:
+        holder = holder_of(token)
+        if holder is None:
             return None
-        if self.may is not None and not self.may(found.user, current_project(request)):
+        # The web's helpers (`in_current_project`, ...) read the request's user.
+        request.user = holder
+        slug = request.resolver_match.kwargs.get("project")
+        if slug is None:  # an operation outside any project (the list of them)
+            return holder
+        project = next((p for p in member_projects(holder) if p.slug == slug), None)
+        if project is None:
+            raise Http404(f"there is no project {slug!r} this key acts for")
+        request.project = project
+        if self.may is not None and not self.may(holder, project):
             raise PermissionDenied(self.refusal)
-        return found.user
+        return holder
 
 
 ANY_KEY = BearerKey()

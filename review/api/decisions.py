@@ -9,10 +9,12 @@ from ninja import Field, Query, Router, Schema
 
 from review.adapters.decision_log import decision_as_dict, parse_since
 from review.adapters.errors import ImportRefused
+from review.api.auth import ProjectSlug
 from review.api.errors import answers
 from review.api.paging import PageIn, page_of
 from review.decisions import decisions_since
 from review.models import Decision
+from review.views.projects import current_project, in_current_project
 
 router = Router()
 
@@ -47,14 +49,19 @@ class DecisionPage(Schema):
     summary="The decision log, oldest first, a page at a time; since= a date or ISO date and "
     "time (inclusive)",
 )
-def list_decisions(request: HttpRequest, page: Query[PageIn], since: str | None = None):
+def list_decisions(
+    request: HttpRequest, project: ProjectSlug, page: Query[PageIn], since: str | None = None
+):
     moment = parse_since(since) if since else None
     after = None
     if page.after is not None:
-        after = Decision.objects.only("at").filter(pk=page.after).first()
+        after = (
+            in_current_project(request, Decision.objects).only("at").filter(pk=page.after).first()
+        )
         if after is None:
             raise ImportRefused(f"after: there is no decision {page.after}")
     # Blind review holds for the log too: what the pages keep from this reader, it withholds.
-    rows = decisions_since(moment, after).blind_to(request.auth)
+    rows = decisions_since(moment, after).filter(project=current_project(request))
+    rows = rows.blind_to(request.auth)
     shown = page_of(request, list(rows[: page.limit + 1]), page)
     return {"items": [decision_as_dict(row) for row in shown["rows"]], "next": shown["next"]}

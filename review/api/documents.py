@@ -7,7 +7,6 @@ import datetime as dt
 import hashlib
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest
 from ninja import File, Router, Schema, Status, UploadedFile
@@ -22,6 +21,7 @@ from review.api.auth import (
     EDITORS_PROPOSE,
     EDITORS_PUSH_DOCUMENTS,
     EDITORS_PUSH_REVISIONS,
+    ProjectSlug,
 )
 from review.api.errors import answers, found
 from review.api.jobs import JobAccepted, accepted
@@ -29,8 +29,7 @@ from review.api.plans import PlanOut, PlanSummaryOut, plan_out, plan_summary
 from review.jobs import runs_in_background, start_job
 from review.middleware import upload_limit_message
 from review.models import Document, Job
-from review.permissions import can_decide_plans
-from review.views.projects import current_project
+from review.views.projects import current_project, in_current_project
 
 router = Router()
 
@@ -99,7 +98,7 @@ def _document_out(document: Document) -> dict:
     response=answers({200: DocumentOut, 201: DocumentOut}, 403, 422),
     summary="Store a document (multipart field 'file'); 200 when these bytes are already stored",
 )
-def post_document(request: HttpRequest, file: File[UploadedFile]):
+def post_document(request: HttpRequest, project: ProjectSlug, file: File[UploadedFile]):
     if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
         raise HttpError(413, upload_limit_message(file.size))
     data = file.read()
@@ -117,8 +116,8 @@ def post_document(request: HttpRequest, file: File[UploadedFile]):
     summary="Run the proposer on a stored document; 200 when that plan already exists; "
     "202 with a job's status URL when the document is large",
 )
-def propose(request: HttpRequest, document_id: int, options: ProposeIn):
-    documents = Document.objects.visible_to(request.auth).only("project", "name", "data")
+def propose(request: HttpRequest, project: ProjectSlug, document_id: int, options: ProposeIn):
+    documents = in_current_project(request, Document.objects).only("project", "name", "data")
     document = found(documents, "document", document_id)
     data = bytes(document.data)
     if runs_in_background(Job.Kind.PROPOSE, document.name, data):
@@ -156,8 +155,8 @@ def propose(request: HttpRequest, document_id: int, options: ProposeIn):
         }
     },
 )
-def post_plan(request: HttpRequest, document_id: int):
-    document = found(Document.objects.visible_to(request.auth), "document", document_id)
+def post_plan(request: HttpRequest, project: ProjectSlug, document_id: int):
+    document = found(in_current_project(request, Document.objects), "document", document_id)
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, plan_out(plan))
@@ -170,12 +169,12 @@ def post_plan(request: HttpRequest, document_id: int):
     summary="Store the next revision of a document (multipart field 'file') and carry its "
     "latest plan onto it",
 )
-def post_revision(request: HttpRequest, document_id: int, file: File[UploadedFile]):
+def post_revision(
+    request: HttpRequest, project: ProjectSlug, document_id: int, file: File[UploadedFile]
+):
     if file.size is not None and file.size > settings.REVIEW_MAX_UPLOAD_BYTES:
         raise HttpError(413, upload_limit_message(file.size))
-    document = found(Document.objects.visible_to(request.auth), "document", document_id)
-    if not can_decide_plans(request.auth, document.project_id):
-        raise PermissionDenied("only Editors push revisions")
+    document = found(in_current_project(request, Document.objects), "document", document_id)
     revised = add_revision(document, file.name or "", file.read(), actor=request.auth)
     plan = revised.plan
     return Status(

@@ -20,8 +20,9 @@ class Refusal(Schema):
 
 def answers(ok: dict, *refusals: int) -> dict:
     """An operation's answers: what it returns, its own refusals, and those any operation
-    may give (a request that cannot be read, no valid token, a body over the limit)."""
-    return ok | {status: Refusal for status in (400, 401, 413, *refusals)}
+    may give (a request that cannot be read, no valid token, a project the key does not act
+    for, a body over the limit)."""
+    return ok | {status: Refusal for status in sorted({400, 401, 404, 413, *refusals})}
 
 
 def found(queryset, what: str, pk: int):

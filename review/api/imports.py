@@ -10,7 +10,7 @@ from ninja.errors import HttpError
 
 from review.actions.imports import import_answers, import_cases
 from review.adapters.jsonl import check_line_count, count_lines, line_longer_than
-from review.api.auth import EDITORS_IMPORT_ANSWERS, MODERATORS_IMPORT_CASES
+from review.api.auth import EDITORS_IMPORT_ANSWERS, MODERATORS_IMPORT_CASES, ProjectSlug
 from review.api.errors import answers
 from review.api.jobs import JobAccepted, accepted
 from review.jobs import import_summary, runs_in_background, start_job
@@ -51,7 +51,7 @@ _JSONL_IMPORT = {
     summary="Import moderation cases (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
-def post_cases(request: HttpRequest, skip_invalid: bool = False):
+def post_cases(request: HttpRequest, project: ProjectSlug, skip_invalid: bool = False):
     return _import_jsonl(request, Job.Kind.IMPORT_CASES, import_cases, skip_invalid)
 
 
@@ -61,7 +61,7 @@ def post_cases(request: HttpRequest, skip_invalid: bool = False):
     summary="Import answers (JSON Lines body); whole or nothing unless skip_invalid",
     **_JSONL_IMPORT,
 )
-def post_answers(request: HttpRequest, skip_invalid: bool = False):
+def post_answers(request: HttpRequest, project: ProjectSlug, skip_invalid: bool = False):
     return _import_jsonl(request, Job.Kind.IMPORT_ANSWERS, import_answers, skip_invalid)
 
 

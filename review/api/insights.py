@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from ninja import Router
 
 from review.agreement import agreement
-from review.api.auth import AGREEMENT_READERS, INSIGHTS_READERS
+from review.api.auth import AGREEMENT_READERS, INSIGHTS_READERS, ProjectSlug
 from review.api.errors import answers
 from review.insights import Filters, insights
 from review.views.projects import current_project
@@ -26,6 +26,7 @@ router = Router()
 )
 def get_insights(
     request: HttpRequest,
+    project: ProjectSlug,
     document: int | None = None,
     version: str = "",
     model: str = "",
@@ -47,5 +48,5 @@ def get_insights(
     summary="How far reviewers agree under double review: κ and α with 95 % bootstrap "
     "intervals, per pair, per reviewer against the outcome, per validator reason, and curation",
 )
-def get_agreement(request: HttpRequest):
+def get_agreement(request: HttpRequest, project: ProjectSlug):
     return agreement(current_project(request).pk).to_dict()

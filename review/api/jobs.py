@@ -9,9 +9,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Router, Schema, Status
 
+from review.api.auth import ProjectSlug
 from review.api.errors import answers
 from review.jobs import job_status
 from review.models import Job
+from review.views.projects import current_project
 
 router = Router()
 
@@ -38,7 +40,8 @@ class JobOut(Schema):
 
 
 def accepted(job: Job) -> Status:
-    return Status(202, {"job": job.pk, "status_url": reverse("api:job", args=[job.pk])})
+    url = reverse("api:job", kwargs={"project": job.project.slug, "job_id": job.pk})
+    return Status(202, {"job": job.pk, "status_url": url})
 
 
 @router.get(
@@ -48,8 +51,8 @@ def accepted(job: Job) -> Status:
     summary="A background job: its status (queued, running, succeeded, failed), progress "
     "and result, or why it failed",
 )
-def get_job(request: HttpRequest, job_id: int):
-    job = Job.objects.filter(pk=job_id).first()
+def get_job(request: HttpRequest, project: ProjectSlug, job_id: int):
+    job = Job.objects.filter(pk=job_id, project=current_project(request)).first()
     if job is None or not job.visible_to(request.auth):
         missing = f"no job {job_id} of yours"
         return Status(404, {"detail": missing, "problems": [missing]})

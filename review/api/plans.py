@@ -8,10 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema
 
 from review.adapters.plans import export_plan
+from review.api.auth import ProjectSlug
 from review.api.errors import answers, found
 from review.api.paging import PageIn, page_of
 from review.models import Plan
-from review.views.projects import current_project
+from review.views.projects import in_current_project
 
 router = Router()
 
@@ -121,11 +122,12 @@ SUMMARY_FIELDS = (
 )
 
 
-def _plans(user):
-    """The plans the API shows the key's user: those `Plan.objects.visible_to` lets them see,
-    but no review copy (an editor's own copy is theirs alone, not a plan of the API)."""
+def _plans(request: HttpRequest):
+    """The plans the API shows the key's holder in the address's project: those
+    `in_current_project` lets them see, but no review copy (an editor's own copy is theirs
+    alone, not a plan of the API)."""
     return (
-        Plan.objects.visible_to(user)
+        in_current_project(request, Plan.objects)
         .filter(review_of__isnull=True)
         .select_related("document", "adjudicated_by")
         .only(*SUMMARY_FIELDS, "adjudicated_by__username")
@@ -139,11 +141,12 @@ def _plans(user):
 )
 def list_plans(
     request: HttpRequest,
+    project: ProjectSlug,
     page: Query[PageIn],
     document_id: int | None = None,
     status: Plan.Status | None = None,
 ):
-    plans = _plans(request.auth).filter(project=current_project(request)).order_by("-pk")
+    plans = _plans(request).order_by("-pk")
     if document_id is not None:
         plans = plans.filter(document_id=document_id)
     if status:
@@ -159,8 +162,8 @@ def list_plans(
     response=answers({200: PlanOut}, 404, 422),
     summary="A plan's entries",
 )
-def get_plan(request: HttpRequest, plan_id: int):
-    return plan_out(found(_plans(request.auth), "plan", plan_id))
+def get_plan(request: HttpRequest, project: ProjectSlug, plan_id: int):
+    return plan_out(found(_plans(request), "plan", plan_id))
 
 
 @router.get(
@@ -168,7 +171,8 @@ def get_plan(request: HttpRequest, plan_id: int):
     response=answers({200: dict}, 404, 409, 422),
     summary="The adjudicated plan's JSON; 409 naming the undecided entries otherwise",
 )
-def get_plan_export(request: HttpRequest, plan_id: int):
-    plan = found(Plan.objects.visible_to(request.auth).defer("original_payload"), "plan", plan_id)
+def get_plan_export(request: HttpRequest, project: ProjectSlug, plan_id: int):
+    plans = in_current_project(request, Plan.objects).defer("original_payload")
+    plan = found(plans, "plan", plan_id)
     # The frozen text itself, byte for byte, not a re-serialisation of it.
     return HttpResponse(export_plan(plan), content_type="application/json; charset=utf-8")

@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from django.contrib.auth.models import User
 from django.test import Client
 
-from review.models import ApiToken
+from review.actions.tokens import create_token
 from tests.builders.users import ROLE_OF, member
 
 API_KEY = "a-test-key-for-the-pipeline"
+# The API's address of the project "Default", where the tests' pipelines work.
+API = "/api/projects/default"
 # A pipeline that pushes every kind of proposal needs both roles that may.
 PIPELINE_GROUPS = ("Editors", "Moderators")
 
 
 def pipeline_user(
-    key: str = API_KEY, groups: tuple[str, ...] = PIPELINE_GROUPS, username: str = "pipeline"
+    key: str = API_KEY,
+    groups: tuple[str, ...] = PIPELINE_GROUPS,
+    username: str = "pipeline",
+    staff: bool = False,
 ) -> User:
-    user = User.objects.create_user(username)
+    """A user with those roles in "Default", and a token acting for all they may do there."""
+    user = User.objects.create_user(username, is_staff=staff)
     # The roles the groups name, in the project "Default" (a reader with none).
     member(user, None, *(ROLE_OF[name] for name in groups if ROLE_OF[name]))
-    ApiToken.objects.create(
-        user=user, name="ci", key_sha256=hashlib.sha256(key.encode()).hexdigest()
-    )
+    create_token(user, "ci", key=key)
     return user
 
 

@@ -15,16 +15,15 @@ The project dimension: each role held in another project only meets 404 at every
 
 from __future__ import annotations
 
-import hashlib
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
+from review.actions.tokens import create_token
 from review.adapters.documents import store_document
 from review.adapters.plans import propose_document
-from review.models import ApiToken
+from review.api import api
 from review.models.projects import DEFAULT_SLUG
 from review.urls import project_urlpatterns
 from tests.builders.cases_answers import make_answer, make_case
@@ -56,6 +55,10 @@ ADMIN_INSIDE = "inside the admin"
 ADMIN_CATCH_ALL = "admin:None"
 # The routes of one project's work, under /p/<slug>/ (the tests' are in "Default").
 PROJECT_ROUTES = {pattern.name for pattern in project_urlpatterns}
+# The API's operations in one project, under /api/projects/<slug>/.
+API_PROJECT_ROUTES = {
+    f"api:{pattern.name}" for pattern in api.urls[0] if "<project>" in str(pattern.pattern)
+}
 
 
 def everyone(status: int) -> dict[str, int | str]:
@@ -191,6 +194,9 @@ MATRIX: dict[str, dict[str, dict]] = {
         "GET": only(EDITORS | MODERATORS | CURATORS, 200, anonymous=401),
         "POST": open_to_all(405),
     },
+    "api:list_projects": {"GET": with_token(200), "POST": open_to_all(405)},
+    # The API's addresses from before projects: to the item's project, as the pages' are.
+    "api-moved": {"GET": with_token(302), "POST": with_token(307)},
     # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
     "guidelines": {"GET": everyone(200), "POST": everyone(405)},
     "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
@@ -310,13 +316,14 @@ def url_of(name: str, world: dict) -> str:
         "api:post_plan": {"document_id": world["document"].pk},
         "api:get_plan": {"plan_id": world["plan"].pk},
         "api:get_plan_export": {"plan_id": world["plan"].pk},
+        "api-moved": {"prefix": "plans", "rest": str(world["plan"].pk)},
     }
     if name == ADMIN_CATCH_ALL:
         return reverse("admin:index") + "no-such-page/"
     if name.startswith("admin:"):
         return admin_url(name)
     kwargs = pattern_kwargs.get(name, {})
-    if name in PROJECT_ROUTES:
+    if name in PROJECT_ROUTES | API_PROJECT_ROUTES:
         kwargs = {"project": DEFAULT_SLUG} | kwargs
     return reverse(name, kwargs=kwargs)
 
@@ -353,11 +360,9 @@ def client_for(person: str, name: str, project=None) -> Client:
         # are both members with no role (`test_project_isolation` walks another project's).
         role = ROLE_OF[GROUPS.get(person)]
         member(user, None, *([role] if role else []))
-    if name.startswith("api:"):
+    if name.startswith(("api:", "api-")):
         key = f"key-of-{person}"
-        ApiToken.objects.create(
-            user=user, name="matrix", key_sha256=hashlib.sha256(key.encode()).hexdigest()
-        )
+        create_token(user, "matrix", key=key)
         return Client(headers={"Authorization": f"Bearer {key}"})
     client = Client()
     client.force_login(user)
@@ -396,24 +401,24 @@ def test_each_person_gets_what_the_table_says(name, method, person, world) -> No
 def request(client: Client, name: str, method: str, url: str):
     if method == "GET":
         return client.get(url)
-    if name.startswith("api:"):
+    if name.startswith(("api:", "api-")):
         return client.post(url, "", content_type="application/json")
     return client.post(url, {})
 
 
-# Outside the project routes, the doors that name an item of "Default" by its id, with the
-# methods they answer: an old address of one, and the API's reads of a plan (the API works in
-# "Default", not yet under /api/projects/; its writes refuse a non-member of Default with 403
-# for lack of a role there, whatever the id, which tells nothing of what exists).
-NAMING_AN_ITEM = {
-    "moved-address": ("GET", "POST"),
-    "api:get_plan": ("GET",),
-    "api:get_plan_export": ("GET",),
+# Outside the project routes, the doors that name an item of "Default" by its id: an old
+# address of a page, and of an API operation.
+NAMING_AN_ITEM = {"moved-address": ("GET", "POST"), "api-moved": ("GET", "POST")}
+# The API's operations in "Default", by the methods they answer: the method is judged before
+# the key, for any slug, so a 405 tells nothing of what exists.
+API_IN_DEFAULT = {
+    name: tuple(method for method in ("GET", "POST") if MATRIX[name][method] != open_to_all(405))
+    for name in API_PROJECT_ROUTES
 }
 ELSEWHERE_CELLS = [
     (name, method, person)
     for name, methods in sorted(
-        (dict.fromkeys(PROJECT_ROUTES, ("GET", "POST")) | NAMING_AN_ITEM).items()
+        (dict.fromkeys(PROJECT_ROUTES, ("GET", "POST")) | NAMING_AN_ITEM | API_IN_DEFAULT).items()
     )
     for method in methods
     for person in ELSEWHERE

@@ -1,5 +1,5 @@
-"""review.agreement, GET /api/agreement and manage.py agreement: the reviewers' agreement
-under double review, against values worked by hand on fixed opinions."""
+"""review.agreement, GET /api/projects/{project}/agreement and manage.py agreement: the
+reviewers' agreement under double review, against values worked by hand on fixed opinions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from review.agreement import agreement
 from review.models import Case
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import make_case
 from tests.builders.users import user_in
 
@@ -95,7 +95,7 @@ def test_the_api_answers_the_same_figures(reviewed):
     user.is_staff = True
     user.save()
 
-    body = api_client().get("/api/agreement").json()
+    body = api_client().get(f"{API}/agreement").json()
 
     assert body["cases"]["kappa"]["value"] == pytest.approx(0.28 / 0.48)
     assert body["cases"]["alpha"]["value"] == pytest.approx(1 - 76 / 192)
@@ -104,7 +104,7 @@ def test_the_api_answers_the_same_figures(reviewed):
 def test_the_api_refuses_a_token_of_someone_who_may_not_read_insights():
     pipeline_user(groups=("Readers",))
 
-    response = api_client().get("/api/agreement")
+    response = api_client().get(f"{API}/agreement")
 
     assert response.status_code == 403
     assert "editors, moderators and curators" in response.json()["detail"]

@@ -13,7 +13,7 @@ from django.utils import timezone
 from review.actions.plan_reviews import adjudicate_plan
 from review.decisions import decide
 from review.models import Document, Entry, Plan
-from tests.builders.api import API_KEY, api_client, pipeline_user
+from tests.builders.api import API, API_KEY, api_client, pipeline_user
 from tests.builders.plans import (
     CODE_TEXT,
     payload_text,
@@ -36,7 +36,7 @@ def api(pipeline: User) -> Client:
 
 
 def upload(api: Client, name: str, data: bytes):
-    return api.post("/api/documents", {"file": SimpleUploadedFile(name, data)})
+    return api.post(f"{API}/documents", {"file": SimpleUploadedFile(name, data)})
 
 
 def post_json(api: Client, url: str, body: str | bytes):
@@ -64,9 +64,12 @@ def test_the_openapi_schema_is_served_without_a_session_or_a_token(client: Clien
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")
     schema = response.json()
-    assert {"/api/documents", "/api/plans/{plan_id}/export", "/api/decisions"} <= set(
-        schema["paths"]
-    )
+    assert {
+        "/api/projects/{project}/documents",
+        "/api/projects/{project}/plans/{plan_id}/export",
+        "/api/projects/{project}/decisions",
+        "/api/projects",
+    } <= set(schema["paths"])
     schemes = schema["components"]["securitySchemes"].values()
     assert [scheme["scheme"] for scheme in schemes] == ["bearer"]
 
@@ -79,7 +82,7 @@ def test_the_openapi_schema_is_served_without_a_session_or_a_token(client: Clien
 def test_without_a_valid_token_the_api_answers_401_not_a_login_redirect(
     pipeline, headers: dict
 ) -> None:
-    response = Client(headers=headers).get("/api/plans")
+    response = Client(headers=headers).get(f"{API}/plans")
 
     assert response.status_code == 401
     assert refused(response, 401) == [response.json()["detail"]]
@@ -88,13 +91,13 @@ def test_without_a_valid_token_the_api_answers_401_not_a_login_redirect(
 
 def test_a_logged_in_session_is_not_a_token(client: Client) -> None:
     client.force_login(User.objects.create_user("editor"))
-    assert client.get("/api/plans").status_code == 401
+    assert client.get(f"{API}/plans").status_code == 401
 
 
 def test_the_token_of_a_deactivated_user_no_longer_works(api: Client, pipeline: User) -> None:
     pipeline.is_active = False
     pipeline.save()
-    assert api.get("/api/plans").status_code == 401
+    assert api.get(f"{API}/plans").status_code == 401
 
 
 # --- documents ----------------------------------------------------------------------------
@@ -135,7 +138,7 @@ def test_a_document_without_text_is_refused_with_the_commands_reason(
 
 
 def test_an_upload_without_a_file_names_the_missing_field(api: Client) -> None:
-    problems = refused(api.post("/api/documents", {"other": "x"}), 422)
+    problems = refused(api.post(f"{API}/documents", {"other": "x"}), 422)
     assert problems == ["file.file: Field required"]
 
 
@@ -146,7 +149,9 @@ def test_proposing_for_a_stored_document_returns_the_plan_with_its_entries(
     api: Client, document: dict
 ) -> None:
     response = post_json(
-        api, f"/api/documents/{document['id']}/propose", json.dumps({"path_prefix": "vn"})
+        api,
+        f"{API}/documents/{document['id']}/propose",
+        json.dumps({"path_prefix": "vn"}),
     )
 
     assert response.status_code == 201
@@ -160,7 +165,9 @@ def test_proposing_for_a_stored_document_returns_the_plan_with_its_entries(
     assert [entry["state"] for entry in plan["entries"]] == ["proposed"] * len(plan["entries"])
     assert all(entry["path"].startswith("vn/") for entry in plan["entries"])
     again = post_json(
-        api, f"/api/documents/{document['id']}/propose", json.dumps({"path_prefix": "vn"})
+        api,
+        f"{API}/documents/{document['id']}/propose",
+        json.dumps({"path_prefix": "vn"}),
     )
     assert (again.status_code, again.json()["id"]) == (200, plan["id"])
 
@@ -169,12 +176,21 @@ def test_proposing_with_nothing_to_propose_or_bad_options_is_refused(api: Client
     flat = upload(api, "flat.md", b"One paragraph, no headings.\n").json()
     before = row_counts()
 
-    nothing = refused(post_json(api, f"/api/documents/{flat['id']}/propose", "{}"), 422)
+    nothing = refused(post_json(api, f"{API}/documents/{flat['id']}/propose", "{}"), 422)
     negative = refused(
-        post_json(api, f"/api/documents/{flat['id']}/propose", '{"max_segment_chars": -1}'), 422
+        post_json(
+            api,
+            f"{API}/documents/{flat['id']}/propose",
+            '{"max_segment_chars": -1}',
+        ),
+        422,
     )
     wrong_type = refused(
-        post_json(api, f"/api/documents/{flat['id']}/propose", '{"max_segment_chars": "lots"}'),
+        post_json(
+            api,
+            f"{API}/documents/{flat['id']}/propose",
+            '{"max_segment_chars": "lots"}',
+        ),
         422,
     )
 
@@ -187,13 +203,13 @@ def test_proposing_with_nothing_to_propose_or_bad_options_is_refused(api: Client
 def test_a_plan_posted_for_a_document_is_imported_verbatim(api: Client, document: dict) -> None:
     text = payload_text(proposed_payload())
 
-    response = post_json(api, f"/api/documents/{document['id']}/plans", text)
+    response = post_json(api, f"{API}/documents/{document['id']}/plans", text)
 
     assert response.status_code == 201
     plan = Plan.objects.get(pk=response.json()["id"])
     assert plan.original_payload == text
     assert [entry["anchor_status"] for entry in response.json()["entries"]] == ["exact"] * 3
-    again = post_json(api, f"/api/documents/{document['id']}/plans", text)
+    again = post_json(api, f"{API}/documents/{document['id']}/plans", text)
     assert (again.status_code, again.json()["id"]) == (200, plan.pk)
 
 
@@ -219,13 +235,13 @@ def test_a_bad_plan_is_refused_with_the_commands_reason_and_nothing_stored(
     api: Client, document: dict, body: bytes, reason: str
 ) -> None:
     before = row_counts()
-    problems = refused(post_json(api, f"/api/documents/{document['id']}/plans", body), 422)
+    problems = refused(post_json(api, f"{API}/documents/{document['id']}/plans", body), 422)
     assert reason in problems[0]
     assert row_counts() == before
 
 
 def test_a_plan_for_a_document_that_does_not_exist_is_404(api: Client) -> None:
-    response = post_json(api, "/api/documents/999/plans", payload_text(proposed_payload()))
+    response = post_json(api, f"{API}/documents/999/plans", payload_text(proposed_payload()))
     assert response.status_code == 404
 
 
@@ -233,13 +249,13 @@ def test_a_plan_for_a_document_that_does_not_exist_is_404(api: Client) -> None:
 
 
 def test_plans_are_listed_and_filtered_by_document_and_status(api: Client, document) -> None:
-    proposed = post_json(api, f"/api/documents/{document['id']}/propose", "{}").json()
+    proposed = post_json(api, f"{API}/documents/{document['id']}/propose", "{}").json()
     other = upload(api, "other.md", b"# Annet\n\nNoe annet.\n").json()
-    post_json(api, f"/api/documents/{other['id']}/propose", "{}")
+    post_json(api, f"{API}/documents/{other['id']}/propose", "{}")
 
-    everything = api.get("/api/plans").json()["items"]
-    mine = api.get(f"/api/plans?document_id={document['id']}").json()["items"]
-    adjudicated = api.get("/api/plans?status=adjudicated").json()["items"]
+    everything = api.get(f"{API}/plans").json()["items"]
+    mine = api.get(f"{API}/plans?document_id={document['id']}").json()["items"]
+    adjudicated = api.get(f"{API}/plans?status=adjudicated").json()["items"]
 
     assert len(everything) == 2
     assert [plan["id"] for plan in mine] == [proposed["id"]]
@@ -248,7 +264,7 @@ def test_plans_are_listed_and_filtered_by_document_and_status(api: Client, docum
 
 
 def test_a_plan_shows_each_entrys_state_and_who_decided_it(api: Client, document) -> None:
-    plan_id = post_json(api, f"/api/documents/{document['id']}/propose", "{}").json()["id"]
+    plan_id = post_json(api, f"{API}/documents/{document['id']}/propose", "{}").json()["id"]
     editor = User.objects.create_user("editor")
     entry = Entry.objects.filter(plan_id=plan_id).order_by("position").first()
     decide(
@@ -259,7 +275,7 @@ def test_a_plan_shows_each_entrys_state_and_who_decided_it(api: Client, document
         changes={"state": "rejected", "decided_by": editor, "note": "intro only"},
     )
 
-    body = api.get(f"/api/plans/{plan_id}").json()
+    body = api.get(f"{API}/plans/{plan_id}").json()
 
     first = body["entries"][0]
     assert (first["state"], first["decided_by"], first["note"], first["version"]) == (
@@ -271,13 +287,13 @@ def test_a_plan_shows_each_entrys_state_and_who_decided_it(api: Client, document
     assert first["span"] == [entry.span_start, entry.span_end]
     assert first["anchor"]["quote"] == CODE_TEXT[entry.span_start : entry.span_end]
     assert {e["state"] for e in body["entries"][1:]} == {"proposed"}
-    assert api.get("/api/plans/999").status_code == 404
+    assert api.get(f"{API}/plans/999").status_code == 404
 
 
 def test_exporting_an_open_plan_is_409_naming_the_undecided_entries(api: Client, document):
-    plan = post_json(api, f"/api/documents/{document['id']}/propose", "{}").json()
+    plan = post_json(api, f"{API}/documents/{document['id']}/propose", "{}").json()
 
-    problems = refused(api.get(f"/api/plans/{plan['id']}/export"), 409)
+    problems = refused(api.get(f"{API}/plans/{plan['id']}/export"), 409)
 
     assert problems[0] == f"plan {plan['id']} is not adjudicated, so there is nothing to export"
     assert problems[1:] == [
@@ -288,7 +304,7 @@ def test_exporting_an_open_plan_is_409_naming_the_undecided_entries(api: Client,
 
 def test_exporting_an_adjudicated_plan_serves_the_frozen_json_byte_for_byte(api, document):
     plan = Plan.objects.get(
-        pk=post_json(api, f"/api/documents/{document['id']}/propose", "{}").json()["id"]
+        pk=post_json(api, f"{API}/documents/{document['id']}/propose", "{}").json()["id"]
     )
     editor = User.objects.create_user("editor")
     for entry in plan.entries.all():
@@ -301,7 +317,7 @@ def test_exporting_an_adjudicated_plan_serves_the_frozen_json_byte_for_byte(api,
         )
     adjudicate_plan(plan, actor=editor, expected_version=plan.version)
 
-    response = api.get(f"/api/plans/{plan.pk}/export")
+    response = api.get(f"{API}/plans/{plan.pk}/export")
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json; charset=utf-8"

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from review.models import Answer, Case
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.decisions import logged
 from tests.builders.plans import row_counts
 
@@ -78,8 +78,8 @@ def post_lines(api: Client, url: str, body: bytes):
 def test_posting_cases_imports_them_and_posting_them_again_creates_nothing(api: Client) -> None:
     body = jsonl(case_line("c-1"), case_line("c-2"))
 
-    first = post_lines(api, "/api/cases", body)
-    again = post_lines(api, "/api/cases", body)
+    first = post_lines(api, f"{API}/cases", body)
+    again = post_lines(api, f"{API}/cases", body)
 
     assert first.status_code == 200
     assert first.json() == {"created": 2, "unchanged": 0, "rejected": []}
@@ -88,7 +88,7 @@ def test_posting_cases_imports_them_and_posting_them_again_creates_nothing(api: 
 
 
 def test_posting_answers_imports_them_finalized(api: Client) -> None:
-    response = post_lines(api, "/api/answers", jsonl(answer_line()))
+    response = post_lines(api, f"{API}/answers", jsonl(answer_line()))
 
     assert response.json() == {"created": 1, "unchanged": 0, "rejected": []}
     answer = Answer.objects.get()
@@ -99,11 +99,11 @@ def test_posting_answers_imports_them_finalized(api: Client) -> None:
 @pytest.mark.parametrize(
     ("url", "body", "expected"),
     [
-        ("/api/cases", b"", ["the file has no lines"]),
-        ("/api/cases", b'{"case_id": "c-1",\n', ["line 1: not valid JSON"]),
-        ("/api/cases", b"[1, 2]\n", ["line 1: must be an object, not"]),
+        (f"{API}/cases", b"", ["the file has no lines"]),
+        (f"{API}/cases", b'{"case_id": "c-1",\n', ["line 1: not valid JSON"]),
+        (f"{API}/cases", b"[1, 2]\n", ["line 1: must be an object, not"]),
         (
-            "/api/cases",
+            f"{API}/cases",
             jsonl(
                 case_line(
                     evidence=[{"tool": "t", "status": "done", "summary": "s", "latency_ms": 3}]
@@ -111,9 +111,13 @@ def test_posting_answers_imports_them_finalized(api: Client) -> None:
             ),
             ["line 1: evidence[0].status: 'done' is not one of"],
         ),
-        ("/api/cases", jsonl(case_line("c-1"), case_line("c-1")), ["line 2: case_id 'c-1'"]),
-        ("/api/answers", b"\xff\xfe\n", ["line 1: not UTF-8: byte 0xff"]),
-        ("/api/answers", jsonl(answer_line(sources="none")), ["line 1: sources"]),
+        (
+            f"{API}/cases",
+            jsonl(case_line("c-1"), case_line("c-1")),
+            ["line 2: case_id 'c-1'"],
+        ),
+        (f"{API}/answers", b"\xff\xfe\n", ["line 1: not UTF-8: byte 0xff"]),
+        (f"{API}/answers", jsonl(answer_line(sources="none")), ["line 1: sources"]),
     ],
     ids=[
         "empty",
@@ -142,7 +146,7 @@ def test_skip_invalid_imports_the_good_lines_and_returns_the_bad_ones(api: Clien
     bad = '{"case_id": "c-9", "content": 7}'
     body = jsonl(case_line("c-1"), bad)
 
-    response = post_lines(api, "/api/cases?skip_invalid=true", body)
+    response = post_lines(api, f"{API}/cases?skip_invalid=true", body)
 
     assert response.status_code == 200
     result = response.json()
@@ -153,7 +157,9 @@ def test_skip_invalid_imports_the_good_lines_and_returns_the_bad_ones(api: Clien
 
 
 def test_cases_cannot_be_posted_without_a_token() -> None:
-    response = Client().post("/api/cases", jsonl(case_line()), content_type="application/x-ndjson")
+    response = Client().post(
+        f"{API}/cases", jsonl(case_line()), content_type="application/x-ndjson"
+    )
     assert response.status_code == 401
     assert not Case.objects.exists()
 
@@ -172,7 +178,7 @@ def test_decisions_are_pulled_oldest_first_with_every_field(api: Client) -> None
     earlier = logged("case.uphold", "2026-12-01T10:00:00+00:00")
     undo = logged("case.undo", "2026-12-03T10:00:00+00:00", undoes=later)
 
-    rows = api.get("/api/decisions").json()["items"]
+    rows = api.get(f"{API}/decisions").json()["items"]
 
     assert [row["id"] for row in rows] == [earlier.pk, later.pk, undo.pk]
     assert rows[1] == {
@@ -195,15 +201,15 @@ def test_decisions_since_a_moment_leave_out_what_came_before(api: Client) -> Non
     logged("case.uphold", "2026-12-01T10:00:00+00:00")
     kept = logged("case.overturn", "2026-12-02T00:00:00+00:00")
 
-    by_date = api.get("/api/decisions?since=2026-12-02").json()["items"]
-    by_time = api.get("/api/decisions", {"since": "2026-12-02T01:00:00+01:00"}).json()["items"]
+    by_date = api.get(f"{API}/decisions?since=2026-12-02").json()["items"]
+    by_time = api.get(f"{API}/decisions", {"since": "2026-12-02T01:00:00+01:00"}).json()["items"]
 
     assert [row["id"] for row in by_date] == [kept.pk]
     assert [row["id"] for row in by_time] == [kept.pk]
 
 
 def test_a_since_that_is_no_date_is_refused(api: Client) -> None:
-    response = api.get("/api/decisions?since=yesterday")
+    response = api.get(f"{API}/decisions?since=yesterday")
 
     assert response.status_code == 422
     assert response.json()["problems"] == [

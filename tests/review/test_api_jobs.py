@@ -1,4 +1,5 @@
-"""The JSON API for long work: 202 with a status URL for a large input, and GET /api/jobs/{id}."""
+"""The JSON API for long work: 202 with a status URL for a large input, and GET
+/api/projects/{project}/jobs/{id}."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.test import Client
 from review.adapters.documents import store_document
 from review.models import Case, Job
 from review.models.projects import default_project_id
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 
 pytestmark = pytest.mark.django_db
 
@@ -32,17 +33,17 @@ def test_proposing_a_long_pdf_answers_202_with_the_jobs_status_url(
     document = store_document(pdf.name, pdf.read_bytes())
     with django_capture_on_commit_callbacks(execute=True):
         response = api.post(
-            f"/api/documents/{document.pk}/propose",
+            f"{API}/documents/{document.pk}/propose",
             '{"path_prefix": "veileder"}',
             content_type="application/json",
         )
     assert response.status_code == 202
     job = Job.objects.get()
-    assert response.json() == {"job": job.pk, "status_url": f"/api/jobs/{job.pk}"}
+    assert response.json() == {"job": job.pk, "status_url": f"{API}/jobs/{job.pk}"}
     status = api.get(response.json()["status_url"]).json()
     assert status["status"] == "succeeded"
     assert (status["progress"], status["total"], status["unit"]) == (2, 2, "pages extracted")
-    assert api.get(f"/api/plans/{status['result']['plan']}").json()["options"]["path_prefix"] == (
+    assert api.get(f"{API}/plans/{status['result']['plan']}").json()["options"]["path_prefix"] == (
         "veileder"
     )
 
@@ -52,7 +53,7 @@ def test_a_large_cases_import_answers_202_and_its_job_reports_the_counts(
 ) -> None:
     body = (DEMO_DATA / "cases.jsonl").read_bytes()
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/api/cases", body, content_type="application/x-ndjson")
+        response = api.post(f"{API}/cases", body, content_type="application/x-ndjson")
     assert response.status_code == 202
     status = api.get(response.json()["status_url"]).json()
     assert status["status"] == "succeeded"
@@ -63,7 +64,7 @@ def test_a_large_cases_import_answers_202_and_its_job_reports_the_counts(
 def test_a_failed_job_reports_its_reasons(api, django_capture_on_commit_callbacks) -> None:
     body = b"not json\n" * 11
     with django_capture_on_commit_callbacks(execute=True):
-        response = api.post("/api/answers?skip_invalid=false", body, content_type="text/plain")
+        response = api.post(f"{API}/answers?skip_invalid=false", body, content_type="text/plain")
     status = api.get(response.json()["status_url"]).json()
     assert status["status"] == "failed"
     assert len(status["problems"]) == 11
@@ -73,7 +74,7 @@ def test_a_failed_job_reports_its_reasons(api, django_capture_on_commit_callback
 
 def test_a_small_import_still_answers_at_once(api) -> None:
     body = b"".join((DEMO_DATA / "cases.jsonl").read_bytes().splitlines(keepends=True)[:3])
-    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+    response = api.post(f"{API}/cases", body, content_type="application/x-ndjson")
     assert response.status_code == 200
     assert response.json()["created"] == 3
     assert not Job.objects.exists()
@@ -84,7 +85,7 @@ def test_another_users_job_is_not_found(api, django_user_model) -> None:
     job = Job.objects.create(
         project_id=default_project_id(), kind=Job.Kind.EXPORT_DECISIONS, created_by=other
     )
-    response = api.get(f"/api/jobs/{job.pk}")
+    response = api.get(f"{API}/jobs/{job.pk}")
     assert response.status_code == 404
     assert response.json()["detail"] == f"no job {job.pk} of yours"
 
@@ -92,9 +93,12 @@ def test_another_users_job_is_not_found(api, django_user_model) -> None:
 def test_the_schema_declares_the_202_and_every_job_status(client: Client) -> None:
     schema = client.get("/api/openapi.json").json()
     paths = schema["paths"]
-    assert "202" in paths["/api/documents/{document_id}/propose"]["post"]["responses"]
-    assert "202" in paths["/api/cases"]["post"]["responses"]
-    assert "202" in paths["/api/answers"]["post"]["responses"]
+    assert (
+        "202"
+        in paths["/api/projects/{project}/documents/{document_id}/propose"]["post"]["responses"]
+    )
+    assert "202" in paths["/api/projects/{project}/cases"]["post"]["responses"]
+    assert "202" in paths["/api/projects/{project}/answers"]["post"]["responses"]
     job = schema["components"]["schemas"]["JobOut"]["properties"]
     assert set(job["status"]["enum"]) == set(Job.Status.values)
     assert set(job["kind"]["enum"]) == set(Job.Kind.values)

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from review.adapters.documents import store_document
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import answer_line, case_line
 from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
 
@@ -24,34 +24,41 @@ ROLES = {
 
 def client_as(role: str) -> Client:
     key = f"key-of-the-{role.replace(' ', '-')}"
-    user = pipeline_user(key, groups=ROLES.get(role, ()), username=role.replace(" ", "-"))
-    if role == "staff":
-        user.is_staff = True
-        user.save()
+    username = role.replace(" ", "-")
+    pipeline_user(key, groups=ROLES.get(role, ()), username=username, staff=role == "staff")
     return api_client(key)
 
 
 def post_document(api: Client, document_id: int):
     return api.post(
-        "/api/documents", {"file": SimpleUploadedFile("vegbygging.md", b"# Vei\n\nTekst.\n")}
+        f"{API}/documents",
+        {"file": SimpleUploadedFile("vegbygging.md", b"# Vei\n\nTekst.\n")},
     )
 
 
 def post_propose(api: Client, document_id: int):
-    return api.post(f"/api/documents/{document_id}/propose", "{}", content_type="application/json")
+    return api.post(
+        f"{API}/documents/{document_id}/propose",
+        "{}",
+        content_type="application/json",
+    )
 
 
 def post_plan(api: Client, document_id: int):
     body = payload_text(proposed_payload())
-    return api.post(f"/api/documents/{document_id}/plans", body, content_type="application/json")
+    return api.post(
+        f"{API}/documents/{document_id}/plans",
+        body,
+        content_type="application/json",
+    )
 
 
 def post_cases(api: Client, document_id: int):
-    return api.post("/api/cases", case_line() + "\n", content_type="application/x-ndjson")
+    return api.post(f"{API}/cases", case_line() + "\n", content_type="application/x-ndjson")
 
 
 def post_answers(api: Client, document_id: int):
-    return api.post("/api/answers", answer_line() + "\n", content_type="application/x-ndjson")
+    return api.post(f"{API}/answers", answer_line() + "\n", content_type="application/x-ndjson")
 
 
 # Each write, and the roles that may make it (staff may make every one).
@@ -94,8 +101,8 @@ def test_a_write_is_made_only_by_a_role_that_may_make_it(write, role, document_i
 def test_any_valid_token_reads_plans_and_decisions(role, document_id) -> None:
     api = client_as(role)
 
-    assert api.get("/api/plans").status_code == 200
-    assert api.get("/api/decisions").status_code == 200
+    assert api.get(f"{API}/plans").status_code == 200
+    assert api.get(f"{API}/decisions").status_code == 200
 
 
 def test_the_refusal_names_the_role_that_may(document_id) -> None:
@@ -108,9 +115,11 @@ def test_the_refusal_names_the_role_that_may(document_id) -> None:
 def test_a_role_that_may_not_is_refused_before_its_body_is_judged(document_id) -> None:
     reader = client_as("reader")
 
-    no_file = reader.post("/api/documents")
+    no_file = reader.post(f"{API}/documents")
     not_json = reader.post(
-        f"/api/documents/{document_id}/propose", "{", content_type="application/json"
+        f"{API}/documents/{document_id}/propose",
+        "{",
+        content_type="application/json",
     )
 
     assert (no_file.status_code, not_json.status_code) == (403, 403)

@@ -20,7 +20,7 @@ from review.adapters.documents import store_document
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import import_plan, propose_document
 from review.models import Decision, Job, Plan
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 from tests.builders.decisions import logged
 from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
@@ -63,7 +63,7 @@ def test_an_api_body_over_the_upload_limit_is_413_naming_the_limit(api, small_up
     before = row_counts()
     big = SimpleUploadedFile("big.md", b"# Stor\n\n" + b"tekst " * LIMIT)
 
-    response = api.post("/api/documents", {"file": big})
+    response = api.post(f"{API}/documents", {"file": big})
 
     assert response.status_code == 413
     body = response.json()
@@ -121,7 +121,8 @@ def test_the_too_large_page_links_back_only_to_a_page_of_ours(client, editor, sm
 
 def test_a_body_just_under_the_limit_is_read(api, small_uploads) -> None:
     response = api.post(
-        "/api/documents", {"file": SimpleUploadedFile("small.md", CODE_TEXT.encode())}
+        f"{API}/documents",
+        {"file": SimpleUploadedFile("small.md", CODE_TEXT.encode())},
     )
 
     assert response.status_code == 201
@@ -220,7 +221,7 @@ def test_an_api_import_over_the_upload_limit_is_kept_for_a_job_up_to_the_job_lim
     body = "".join(case_line(f"c-{n}") + "\n" for n in range(40)).encode()
     assert LIMIT < len(body) <= LIMIT * 8
 
-    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+    response = api.post(f"{API}/cases", body, content_type="application/x-ndjson")
 
     assert response.status_code == 202
     assert bytes(Job.objects.get(pk=response.json()["job"]).input_data) == body
@@ -233,7 +234,7 @@ def test_an_api_import_over_the_job_limit_is_413_naming_that_limit(
     settings.REVIEW_MAX_JOB_UPLOAD_BYTES = LIMIT * 2
     body = "".join(case_line(f"c-{n}") + "\n" for n in range(40)).encode()
 
-    for path in ("/api/cases", "/api/answers"):
+    for path in (f"{API}/cases", f"{API}/answers"):
         response = api.post(path, body, content_type="application/x-ndjson")
 
         assert response.status_code == 413
@@ -247,7 +248,7 @@ def test_an_api_import_with_one_line_longer_than_the_upload_limit_is_413_and_no_
 ) -> None:
     body = (case_line("c-1") + "\n" + case_line("c-2", text="x" * LIMIT) + "\n").encode()
 
-    response = api.post("/api/answers", body, content_type="application/x-ndjson")
+    response = api.post(f"{API}/answers", body, content_type="application/x-ndjson")
 
     assert response.status_code == 413
     assert response.json()["detail"].startswith("a line is too large: line 2 is ")
@@ -265,7 +266,7 @@ def test_an_api_import_of_too_many_lines_is_refused_before_parsing_or_a_job(
     body = "".join(case_line(f"c-{n}") + "\n" for n in range(4))
     before = row_counts()
 
-    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+    response = api.post(f"{API}/cases", body, content_type="application/x-ndjson")
 
     assert response.status_code == 422
     assert "more than 3 lines" in response.json()["detail"]
@@ -283,7 +284,7 @@ def test_a_cap_below_the_minimum_is_refused_at_every_door(api, cap: int) -> None
     with pytest.raises(ImportRefused, match=f"at least 200, not {cap}"):
         propose_document("long.md", LONG_TEXT.encode(), max_segment_chars=cap)
     response = api.post(
-        f"/api/documents/{document.pk}/propose",
+        f"{API}/documents/{document.pk}/propose",
         json.dumps({"max_segment_chars": cap}),
         content_type="application/json",
     )
@@ -319,7 +320,7 @@ def test_an_imported_plan_with_more_entries_than_the_limit_is_refused(api, setti
     before = row_counts()
 
     response = api.post(
-        f"/api/documents/{document.pk}/plans",
+        f"{API}/documents/{document.pk}/plans",
         payload_text(proposed_payload()),
         content_type="application/json",
     )
@@ -333,7 +334,7 @@ def test_a_jsonl_import_with_more_lines_than_the_limit_is_refused_whole(api, set
     settings.REVIEW_MAX_IMPORT_LINES = 3
     body = "".join(case_line(f"c-{n}") + "\n" for n in range(4))
 
-    response = api.post("/api/cases", body, content_type="application/x-ndjson")
+    response = api.post(f"{API}/cases", body, content_type="application/x-ndjson")
 
     assert response.status_code == 422
     assert "more than 3 lines" in response.json()["detail"]
@@ -353,7 +354,11 @@ def test_a_deeply_nested_plan_is_refused_at_every_door(
     plan_file.write_text(body)
     before = row_counts()
 
-    by_api = api.post(f"/api/documents/{document.pk}/plans", body, content_type="application/json")
+    by_api = api.post(
+        f"{API}/documents/{document.pk}/plans",
+        body,
+        content_type="application/json",
+    )
     by_form = client.post(
         url_of("plan-upload-plan"),
         {"document": document.pk, "file": SimpleUploadedFile("plan.json", body.encode())},
@@ -391,7 +396,7 @@ def test_the_decision_log_is_read_a_page_at_a_time_following_next(api) -> None:
     rows = [logged("case.uphold", f"2026-12-0{day}T10:00:00+00:00") for day in (3, 1, 2, 1, 4)]
     in_order = sorted(rows, key=lambda row: (row.at, row.pk))
 
-    seen, url, pages = [], "/api/decisions?limit=2", 0
+    seen, url, pages = [], f"{API}/decisions?limit=2", 0
     while url:
         page = api.get(url).json()
         seen += [row["id"] for row in page["items"]]
@@ -405,7 +410,7 @@ def test_a_page_of_plans_follows_on_from_the_last_one_newest_first(api) -> None:
     for cap in (0, 200, 300):
         propose_document("long.md", LONG_TEXT.encode(), max_segment_chars=cap)
 
-    first = api.get("/api/plans?limit=2").json()
+    first = api.get(f"{API}/plans?limit=2").json()
     second = api.get(first["next"]).json()
 
     ids = [plan["id"] for plan in first["items"] + second["items"]]
@@ -416,14 +421,14 @@ def test_a_page_of_plans_follows_on_from_the_last_one_newest_first(api) -> None:
 
 @pytest.mark.parametrize("limit", [0, 501])
 def test_a_page_larger_than_the_most_or_empty_is_refused(api, limit: int) -> None:
-    response = api.get(f"/api/decisions?limit={limit}")
+    response = api.get(f"{API}/decisions?limit={limit}")
 
     assert response.status_code == 422
     assert response.json()["problems"][0].startswith("query.limit:")
 
 
 def test_a_cursor_naming_no_decision_is_refused(api) -> None:
-    response = api.get("/api/decisions?after=999")
+    response = api.get(f"{API}/decisions?after=999")
 
     assert response.status_code == 422
     assert response.json()["problems"] == ["after: there is no decision 999"]
@@ -434,7 +439,7 @@ def test_listing_plans_reads_no_document_bytes_text_or_payloads(api) -> None:
     propose_document("n500.md", CODE_TEXT.encode())
 
     with CaptureQueriesContext(connection) as queries:
-        assert api.get("/api/plans").status_code == 200
+        assert api.get(f"{API}/plans").status_code == 200
 
     selected = " ".join(query["sql"] for query in queries if "review_plan" in query["sql"])
     for column in ('"data"', '"text"', "original_payload", "adjudicated_payload"):
@@ -464,7 +469,7 @@ def test_a_nul_in_the_path_prefix_is_refused_on_every_database_and_nothing_store
     before = row_counts()
 
     response = api.post(
-        f"/api/documents/{document.pk}/propose",
+        f"{API}/documents/{document.pk}/propose",
         json.dumps({"path_prefix": "a\u0000b"}),
         content_type="application/json",
     )
@@ -481,7 +486,9 @@ def test_a_propose_body_that_is_not_an_object_is_refused(api, body: str) -> None
     document = store_document("n500.md", CODE_TEXT.encode())
 
     response = api.post(
-        f"/api/documents/{document.pk}/propose", body, content_type="application/json"
+        f"{API}/documents/{document.pk}/propose",
+        body,
+        content_type="application/json",
     )
 
     assert response.status_code == 422
@@ -490,7 +497,7 @@ def test_a_propose_body_that_is_not_an_object_is_refused(api, body: str) -> None
 
 
 def test_a_missing_plan_is_a_json_404_naming_it(api) -> None:
-    response = api.get("/api/plans/999")
+    response = api.get(f"{API}/plans/999")
 
     assert response.status_code == 404
     assert response.json() == {

@@ -1,10 +1,9 @@
-"""Blind review holds beyond the pages: the log's doors (GET /api/decisions, the
+"""Blind review holds beyond the pages: the log's doors (GET /api/projects/{project}/decisions, the
 `export_decisions` command, an export job) and an open page's poll and conflict withhold an
 unfinished double review's opinions from whoever the pages withhold them from."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 
@@ -13,10 +12,11 @@ from django.core.management import call_command
 
 from review.actions.cases import decide_case
 from review.actions.plan_reviews import open_review_copy
+from review.actions.tokens import create_token
 from review.jobs import start_job
-from review.models import ApiToken, Decision, Job
+from review.models import Decision, Job
 from review.models.projects import default_project_id
-from tests.builders.api import api_client
+from tests.builders.api import API, api_client
 from tests.builders.cases_answers import make_case
 from tests.builders.live import seen_on
 from tests.builders.plan_views import make_plan
@@ -31,13 +31,12 @@ HTMX = {"HX-Request": "true"}
 
 def key_for(user) -> str:
     key = f"key-of-{user.username}"
-    digest = hashlib.sha256(key.encode()).hexdigest()
-    ApiToken.objects.create(user=user, name="t", key_sha256=digest)
+    create_token(user, "t", key=key)
     return key
 
 
 def log_as(user, object_type: str = "") -> list[dict]:
-    rows = api_client(key_for(user)).get("/api/decisions").json()["items"]
+    rows = api_client(key_for(user)).get(f"{API}/decisions").json()["items"]
     return [row for row in rows if object_type in ("", row["object_type"])]
 
 

@@ -21,7 +21,7 @@ from review.actions.revisions import CARRY
 from review.adapters.documents import store_document
 from review.adapters.plans import propose_document
 from review.models import Answer, Case, Decision, Document, Entry, Plan
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.pages import html_of
 from tests.builders.plans import row_counts
 from tests.builders.urls import url_of
@@ -133,7 +133,7 @@ def test_a_broken_or_inflating_pdf_is_refused_at_every_door(
     reason = REFUSED_DOCUMENTS[name]
     before = row_counts()
 
-    by_api = api.post("/api/documents", {"file": SimpleUploadedFile(name, data)})
+    by_api = api.post(f"{API}/documents", {"file": SimpleUploadedFile(name, data)})
     by_form = client.post(url_of("plan-upload-document"), {"file": SimpleUploadedFile(name, data)})
     shutil.copy(CORPUS / name, tmp_path / name)
     by_command = command_refusal("propose", str(tmp_path / name))
@@ -154,7 +154,7 @@ def test_a_file_name_with_a_bidi_override_never_names_a_stored_document(api, tmp
 
     by_command = command_refusal("propose", str(tmp_path / name))
     # Over HTTP, Django drops non-printable characters from an upload's name first.
-    by_api = api.post("/api/documents", {"file": SimpleUploadedFile(name, data)})
+    by_api = api.post(f"{API}/documents", {"file": SimpleUploadedFile(name, data)})
 
     reason = "the file name holds the bidirectional control RIGHT-TO-LEFT OVERRIDE (U+202E)"
     assert reason in by_command
@@ -169,7 +169,7 @@ def test_a_hostile_plan_is_refused_at_every_door(name, api, client, editor, code
     reason = REFUSED_PLANS[name]
     before = row_counts()
 
-    by_api = api.post(f"/api/documents/{code.pk}/plans", text, content_type="application/json")
+    by_api = api.post(f"{API}/documents/{code.pk}/plans", text, content_type="application/json")
     by_form = client.post(
         url_of("plan-upload-plan"),
         {"document": code.pk, "file": SimpleUploadedFile(name, text.encode())},
@@ -188,7 +188,9 @@ def test_a_hostile_plan_is_refused_at_every_door(name, api, client, editor, code
 def test_every_hostile_line_is_refused_by_number_at_every_door(name, api) -> None:
     body = (CORPUS / name).read_bytes()
     url, command = (
-        ("/api/cases", "import_cases") if "cases" in name else ("/api/answers", "import_answers")
+        (f"{API}/cases", "import_cases")
+        if "cases" in name
+        else (f"{API}/answers", "import_answers")
     )
     before = row_counts()
 
@@ -220,8 +222,11 @@ def test_an_oversized_file_or_line_is_refused_at_every_door_before_it_is_read(
     before = row_counts()
 
     doors = [
-        api.post("/api/cases", one_long_line, content_type="application/x-ndjson"),
-        api.post("/api/documents", {"file": SimpleUploadedFile("long.md", one_long_line)}),
+        api.post(f"{API}/cases", one_long_line, content_type="application/x-ndjson"),
+        api.post(
+            f"{API}/documents",
+            {"file": SimpleUploadedFile("long.md", one_long_line)},
+        ),
         client.post(
             url_of("plan-upload-document"),
             {"file": SimpleUploadedFile("long.md", one_long_line)},
@@ -236,7 +241,7 @@ def test_an_oversized_file_or_line_is_refused_at_every_door_before_it_is_read(
 
 
 def test_a_nul_in_a_query_or_a_form_field_is_refused_naming_the_field(api, client, editor) -> None:
-    by_api = api.get("/api/plans", {"status": "open\x00"})
+    by_api = api.get(f"{API}/plans", {"status": "open\x00"})
     by_page = client.get(url_of("cases"), {"reason": "a\x00b"})
 
     assert by_api.status_code == 400
@@ -250,9 +255,11 @@ def test_a_nul_in_a_query_or_a_form_field_is_refused_naming_the_field(api, clien
 
 def test_script_in_a_markdown_document_is_shown_as_text_on_its_plan(api, client, editor) -> None:
     data = (CORPUS / "markdown-attacks.md").read_bytes()
-    document = api.post("/api/documents", {"file": SimpleUploadedFile("attacks.md", data)})
+    document = api.post(f"{API}/documents", {"file": SimpleUploadedFile("attacks.md", data)})
     proposed = api.post(
-        f"/api/documents/{document.json()['id']}/propose", "{}", content_type="application/json"
+        f"{API}/documents/{document.json()['id']}/propose",
+        "{}",
+        content_type="application/json",
     )
 
     page = html_of(client.get(url_of("plan", proposed.json()["id"])))
@@ -265,7 +272,7 @@ def test_script_in_a_markdown_document_is_shown_as_text_on_its_plan(api, client,
 def test_a_pdf_with_javascript_keeps_only_its_text(api, client, editor) -> None:
     data = (CORPUS / "scripted.pdf").read_bytes()
 
-    document = api.post("/api/documents", {"file": SimpleUploadedFile("scripted.pdf", data)})
+    document = api.post(f"{API}/documents", {"file": SimpleUploadedFile("scripted.pdf", data)})
 
     assert document.status_code == 201
     stored = store_document("scripted.pdf", data)
@@ -276,7 +283,7 @@ def test_a_pdf_with_javascript_keeps_only_its_text(api, client, editor) -> None:
 def test_script_in_plan_titles_is_shown_as_text(api, client, editor, code) -> None:
     text = (CORPUS / "plan-title-script.json").read_text(encoding="utf-8")
 
-    imported = api.post(f"/api/documents/{code.pk}/plans", text, content_type="application/json")
+    imported = api.post(f"{API}/documents/{code.pk}/plans", text, content_type="application/json")
     page = html_of(client.get(url_of("plan", imported.json()["id"])))
 
     assert imported.status_code == 201
@@ -288,7 +295,7 @@ def test_script_in_plan_titles_is_shown_as_text(api, client, editor, code) -> No
 def test_script_in_a_case_is_shown_as_text(api, client, moderator) -> None:
     body = (CORPUS / "cases-script.jsonl").read_bytes()
 
-    assert api.post("/api/cases", body, content_type="application/x-ndjson").status_code == 200
+    assert api.post(f"{API}/cases", body, content_type="application/x-ndjson").status_code == 200
     page = html_of(client.get(url_of("case", Case.objects.get().pk)))
 
     assert_no_markup(page)
@@ -298,7 +305,7 @@ def test_script_in_a_case_is_shown_as_text(api, client, moderator) -> None:
 def test_attacks_in_answer_markdown_never_reach_the_answer_page(api, client, editor) -> None:
     body = (CORPUS / "answers-markdown-attacks.jsonl").read_bytes()
 
-    imported = api.post("/api/answers", body, content_type="application/x-ndjson")
+    imported = api.post(f"{API}/answers", body, content_type="application/x-ndjson")
 
     assert imported.json()["created"] == 7
     for answer in Answer.objects.all():
@@ -348,7 +355,8 @@ def revise_through(door: str, document_id: int, name: str, client, tmp_path) -> 
         return True, ""
     if door == "api":
         response = api_client().post(
-            f"/api/documents/{document_id}/revisions", {"file": SimpleUploadedFile(name, data)}
+            f"{API}/documents/{document_id}/revisions",
+            {"file": SimpleUploadedFile(name, data)},
         )
         assert response.status_code in (201, 422), response.content[:300]
         said = response.json().get("detail", "") if response.status_code == 422 else ""

@@ -10,10 +10,11 @@ import pytest
 from django.core.management import call_command
 
 from grounding.agreement import cohen_kappa
+from review.actions.tokens import create_token
 from review.insights import Filters, finalization_figures, insights, rule_records
 from review.insights import validator_figures as validator_of
 from review.models import Answer, Case, Entry
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
@@ -205,11 +206,13 @@ def test_the_api_gives_the_same_figures_and_refuses_a_readers_token():
     plan = make_plan(4)
     decide_rows(plan, "accepted")
     user = pipeline_user(groups=("Readers",))
-    api = api_client()
-    assert api.get("/api/insights").status_code == 403
+    assert api_client().get(f"{API}/insights").status_code == 403
     member(user, None, "moderator")
+    # The reader's token acts as a reader still: a token never gains the roles its owner does.
+    assert api_client().get(f"{API}/insights").status_code == 403
+    create_token(user, "moderating", key="a-moderators-key")
 
-    payload = api.get("/api/insights").json()
+    payload = api_client("a-moderators-key").get(f"{API}/insights").json()
 
     assert payload == json.loads(json.dumps(insights().to_dict()))
     assert payload["rules"][0]["rule"] == "rule:a"

@@ -18,7 +18,7 @@ from review.actions.revisions import CARRY, add_revision
 from review.insights import Filters, insights, rule_record, rule_records
 from review.models import Decision, Document, Entry, Plan
 from review.models.projects import default_project_id
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.users import user_in
@@ -259,7 +259,7 @@ def test_the_page_the_api_and_the_command_show_what_was_not_counted(client, edit
     body = client.get("/p/default/insights/").content.decode()
     assert words in body
     pipeline_user(groups=("Editors",))
-    payload = api_client().get("/api/insights").json()
+    payload = api_client().get(f"{API}/insights").json()
     (rule,) = [r for r in payload["rules"] if r["rule"] == RULE]
     assert rule["not_counted"] == {"bulk_accepted": bulk, "carried": 0, "review_copies": 0}
     assert rule["decided"] == 0

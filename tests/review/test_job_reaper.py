@@ -13,7 +13,7 @@ from django.utils import timezone
 from review.jobs import reap_dead_jobs, retry_job, start_job
 from review.models import Job
 from review.models.projects import default_project_id
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import case_line
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ def test_the_job_page_reaps_the_job_it_shows_and_offers_the_retry(client, editor
 def test_the_api_reaps_the_job_it_reports():
     job = job_of(pipeline_user(), heard_seconds_ago=HEARTBEAT + 5)
 
-    status = api_client().get(f"/api/jobs/{job.pk}").json()
+    status = api_client().get(f"{API}/jobs/{job.pk}").json()
 
     assert status["status"] == "failed"
     assert status["error"].startswith("the worker stopped")

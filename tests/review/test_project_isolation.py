@@ -19,7 +19,7 @@ from review.jobs import start_job
 from review.models import Case, Decision, Document, Job, Lease
 from review.models.projects import default_project_id
 from review.permissions import can_decide_cases, can_decide_plans, is_member, role_label
-from tests.builders.api import API_KEY, api_client, pipeline_user
+from tests.builders.api import API, API_KEY, api_client, pipeline_user
 from tests.builders.cases_answers import case_line, make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.urls import url_of
@@ -168,7 +168,7 @@ def test_the_decision_log_leaves_another_projects_rows_out(client, bob, items):
     assert Decision.objects.filter(project=case.project).exists()
     pipeline_user(groups=("Editors",), username="bob-pipeline")
 
-    logged = api_client(API_KEY).get("/api/decisions").json()["items"]
+    logged = api_client(API_KEY).get(f"{API}/decisions").json()["items"]
 
     assert logged == []
     assert not Decision.objects.visible_to(bob).exists()
@@ -179,10 +179,10 @@ def test_the_api_answers_404_for_another_projects_plan_and_leaves_it_out_of_its_
     pipeline_user(groups=("Editors", "Moderators"))
     api = api_client(API_KEY)
 
-    assert api.get(f"/api/plans/{items['plan'].pk}").status_code == 404
-    assert api.get(f"/api/plans/{items['plan'].pk}/export").status_code == 404
-    assert api.get(f"/api/jobs/{items['job'].pk}").status_code == 404
-    assert api.get("/api/plans").json()["items"] == []
+    assert api.get(f"{API}/plans/{items['plan'].pk}").status_code == 404
+    assert api.get(f"{API}/plans/{items['plan'].pk}/export").status_code == 404
+    assert api.get(f"{API}/jobs/{items['job'].pk}").status_code == 404
+    assert api.get(f"{API}/plans").json()["items"] == []
 
 
 def test_roles_in_one_project_give_no_role_in_another(alpha, django_user_model):
@@ -263,7 +263,7 @@ def test_uploading_bytes_another_project_holds_says_nothing_of_them(client, item
     data = bytes(items["plan"].document.data)
     pipeline_user(groups=("Editors",), username="bob-pipeline")
 
-    upload = api_client(API_KEY).post("/api/documents", {"file": _file(data)})
+    upload = api_client(API_KEY).post(f"{API}/documents", {"file": _file(data)})
 
     # Created (201) in Default, not "already stored" (200): alpha's copy stays its own.
     assert upload.status_code == 201

@@ -1,5 +1,5 @@
-"""The other doors to a revision: POST /api/documents/{id}/revisions and manage.py
-add_revision, with the same carrying and the same refusals as the upload form."""
+"""The other doors to a revision: POST /api/projects/{project}/documents/{id}/revisions and
+manage.py add_revision, with the same carrying and the same refusals as the upload form."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from review.actions.revisions import CARRY
 from review.models import Decision, Document, Plan
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.plans import row_counts
 from tests.builders.revisions import FIRST, NAME, SECOND, decided_plan, first_plan
 
@@ -20,7 +20,8 @@ pytestmark = pytest.mark.django_db
 
 def post_revision(client, document_id: int, data: bytes = SECOND):
     return client.post(
-        f"/api/documents/{document_id}/revisions", {"file": SimpleUploadedFile(NAME, data)}
+        f"{API}/documents/{document_id}/revisions",
+        {"file": SimpleUploadedFile(NAME, data)},
     )
 
 

@@ -22,7 +22,7 @@ from review.adapters.plans import export_plan, import_plan, propose_document
 from review.decisions import ActionRefused, decisions_on
 from review.models import Decision, Document, Entry, Lease, Plan
 from review.models.projects import default_project_id
-from tests.builders.api import api_client, pipeline_user
+from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.plans import payload_text, proposed_payload
 from tests.builders.reviews import double_review, hand_in_review
 from tests.builders.revisions import FIRST, NAME, SECOND, decided_plan, first_plan, revise
@@ -77,7 +77,8 @@ def test_the_api_door_supersedes_the_plan_before_it(alice) -> None:
     pipeline = pipeline_user()
 
     response = api_client().post(
-        f"/api/documents/{plan.document.pk}/revisions", {"file": SimpleUploadedFile(NAME, SECOND)}
+        f"{API}/documents/{plan.document.pk}/revisions",
+        {"file": SimpleUploadedFile(NAME, SECOND)},
     )
 
     assert response.status_code == 201

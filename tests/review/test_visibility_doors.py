@@ -21,6 +21,7 @@ from django.urls import reverse
 from review.actions.plan_reviews import open_review_copy
 from review.api import api
 from review.models import Plan, PlanQuerySet, SecondOpinions, SecondOpinionsQuerySet
+from review.models.projects import DEFAULT_SLUG
 from tests.builders.api import api_client, pipeline_user
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
@@ -40,7 +41,7 @@ LOG = (
     "Plan.objects.blind_to, which reads Plan.objects.visible_to"
 )
 FIGURES = "figures over every decision, for the roles that read them (can_read_insights)"
-DOCUMENTS = "finds a document by id: documents have no rule of who may see them yet"
+DOCUMENTS = "finds a document by id through Document.objects.visible_to, in one project"
 WRITES = "writes what it is given and reads back only what it wrote"
 
 API_DOORS = {
@@ -59,6 +60,7 @@ API_DOORS = {
     "api:list_decisions": LOG,
     "api:insights": FIGURES,
     "api:agreement": FIGURES,
+    "api:list_projects": "the projects the key acts for: no plans, cases or answers",
 }
 
 COMMANDS = {
@@ -78,10 +80,17 @@ COMMANDS = {
 
 
 def api_routes() -> dict[str, set[str]]:
-    """API route name -> its URL kwargs, read off the API's URL table itself."""
+    """API route name -> its URL kwargs but the project's (every one is asked in "Default"),
+    read off the API's URL table itself."""
     return {
-        f"api:{name}": keys for name, keys in route_keys(api.urls[0]).items() if name is not None
+        f"api:{name}": keys - {"project"}
+        for name, keys in route_keys(api.urls[0]).items()
+        if name is not None
     }
+
+
+def api_url(name: str, **kwargs) -> str:
+    return reverse(name, kwargs={"project": DEFAULT_SLUG} | kwargs)
 
 
 def test_every_api_route_and_every_command_says_how_it_reads() -> None:
@@ -100,7 +109,7 @@ def plan_routes() -> list[str]:
 
 def plan_urls(plan_id: int) -> list[str]:
     return [
-        reverse(name, kwargs={"plan_id": plan_id} if api_routes()[name] else {})
+        api_url(name, **({"plan_id": plan_id} if api_routes()[name] else {}))
         for name in plan_routes()
     ]
 
@@ -118,12 +127,12 @@ def test_a_reader_who_may_not_see_a_review_copy_finds_it_at_no_api_route_that_na
 
     for name in plan_routes():
         if api_routes()[name]:
-            url = reverse(name, kwargs={"plan_id": copy.pk})
+            url = api_url(name, plan_id=copy.pk)
             response = other.get(url)
             assert response.status_code == 404, url
             assert response.json()["detail"] == f"there is no plan {copy.pk}"
         else:
-            listed = other.get(reverse(name), {"limit": 500}).json()["items"]
+            listed = other.get(api_url(name), {"limit": 500}).json()["items"]
             assert copy.pk not in {row["id"] for row in listed}
 
 

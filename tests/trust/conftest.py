@@ -32,6 +32,7 @@ import hashlib, json
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
+from review.actions.tokens import create_token
 from review.models import ApiToken, Project
 from tests.builders.users import ROLE_OF, member
 sessions = {{}}
@@ -39,9 +40,7 @@ for name, group, staff, slug in json.loads('{people}'):
     user = User.objects.create_user(name, is_staff=staff)
     role = ROLE_OF[group or None]
     member(user, Project.objects.get(slug=slug), *([role] if role else []))
-    ApiToken.objects.create(
-        user=user, name="trust", key_sha256=hashlib.sha256(f"key-{{name}}".encode()).hexdigest()
-    )
+    create_token(user, "trust", key=f"key-{{name}}")
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"

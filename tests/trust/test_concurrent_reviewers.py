@@ -77,7 +77,7 @@ def states(server: Server) -> dict:
 def decision_log(server: Server) -> list[dict]:
     pipeline = requests.Session()
     pipeline.headers["Authorization"] = f"Bearer {server.key('pipeline')}"
-    rows, url = [], f"{server.url}/api/decisions?limit=500"
+    rows, url = [], f"{server.url}/api/projects/default/decisions?limit=500"
     while url:
         page = pipeline.get(url, timeout=TIMEOUT).json()
         rows += page["items"]
