@@ -307,3 +307,34 @@ def test_a_command_names_its_project_by_slug_and_refuses_one_unknown(alpha, tmp_
 
 def test_signed_out_visitors_read_nothing(items):
     assert Client().get(url_of("plan", items["plan"].pk, project="alpha")).status_code == 302
+
+
+def test_every_api_operation_of_another_project_answers_404_and_default_shows_none_of_it(
+    client, items
+) -> None:
+    """bob's pipeline, walked past every operation the served schema has: at alpha's address
+    each one is a project that does not exist (before its role or its body is judged); at
+    Default's, nothing of alpha is named."""
+    pipeline_user(groups=("Editors", "Moderators", "Curators"))
+    api = api_client(API_KEY)
+    ids = {
+        "plan_id": items["plan"].pk,
+        "document_id": items["plan"].document_id,
+        "job_id": items["job"].pk,
+    }
+    paths = client.get(reverse("api:openapi-json")).json()["paths"]
+    walked = []
+    for template, operations in paths.items():
+        if "{project}" not in template:
+            continue
+        for method in operations:
+            url = template.format(project="alpha", **ids)
+            there = api.generic(method.upper(), url)
+            assert there.status_code == 404, url
+            assert there.json()["detail"] == "there is no project 'alpha' this key acts for"
+            walked.append(f"{method} {template}")
+            if method == "get":
+                here = template.format(project="default", **ids)
+                assert SECRET not in api.get(here, {"limit": 500}).content.decode(), here
+    assert len(walked) >= 13, walked
+    assert [p["slug"] for p in api.get("/api/projects").json()] == ["default"]
