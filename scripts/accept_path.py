@@ -25,13 +25,14 @@ def main() -> None:
 
     django.setup()
     from django.conf import settings
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from review.adapters.plans import propose_document
+    from review.models import Membership
 
     setup_test_environment()
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -40,13 +41,14 @@ def main() -> None:
     plan = propose_document("byggteknisk-brann.md", data)
     first, entry = plan.entries.order_by("position")[:2]
     editor = User.objects.create_user("editor")
-    editor.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    Membership.objects.create(project=plan.project, user=editor, editor=True)
     client = Client()
     client.force_login(editor)
     # One Accept first, so that what runs once per process (imports) is not counted.
-    warm = reverse("entry-decide", args=[plan.pk, first.pk, "accept"])
+    slug = plan.project.slug
+    warm = reverse("entry-decide", args=[slug, plan.pk, first.pk, "accept"])
     client.post(warm, {"version": first.version}, headers={"HX-Request": "true"})
-    url = reverse("entry-decide", args=[plan.pk, entry.pk, "accept"])
+    url = reverse("entry-decide", args=[slug, plan.pk, entry.pk, "accept"])
 
     called: dict[str, set[str]] = defaultdict(set)
     roots = tuple(str(ROOT / name) + os.sep for name in ("review", "grounding"))
