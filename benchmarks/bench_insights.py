@@ -1,7 +1,8 @@
 """How the insights page grows with the data: the page and GET
 /api/projects/{project}/insights at a small size and at a large one (default: 100,000
-entries, 20,000 cases and answers, 200,000 log rows; `--full`: 600,000 entries, 200,000 cases and answers, 1,000,000 log rows), as server
-time through Django's test client beside a bare view, with the queries each takes.
+entries, 20,000 cases and answers, 200,000 log rows; `--full`: 600,000 entries, 200,000
+cases and answers, 1,000,000 log rows), as server time through Django's test client beside
+a bare view, with the queries each takes.
 
 SQLite (in memory) by default; PostgreSQL when DATABASE_URL is set, in a throwaway database
 of its own. Prints a table; never passes or fails on speed.

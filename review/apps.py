@@ -38,10 +38,13 @@ def _reinstall_counter_triggers(sender, using, **kwargs) -> None:
 
     connection = connections[using]
     tables = set(connection.introspection.table_names())
-    facets = {counter_triggers.FACETS} | {table for _, table, _ in counter_triggers.COUNTED}
+    applied = MigrationRecorder(connection).applied_migrations()
+    facets = {counter_triggers.FACETS} | {table for _, table, *_ in counter_triggers.COUNTED}
     if facets <= tables:
-        counter_triggers.install_facets(connection)
-    if PLAN_COUNTERS_MIGRATION in MigrationRecorder(connection).applied_migrations():
+        # Per project once their migration is applied; before it, as the schema then had them.
+        projected = counter_triggers.PROJECT_FACETS_MIGRATION in applied
+        counter_triggers.install_facets(connection, projected=projected)
+    if PLAN_COUNTERS_MIGRATION in applied:
         counter_triggers.install_plan_counts(connection)
         if connection.vendor == "sqlite":
             counter_triggers.recount_plans(connection)

@@ -38,8 +38,17 @@ from __future__ import annotations
 import re
 
 FACETS = "review_casefacet"
-# (facet, table, column): what each facet counter counts.
-COUNTED = [("reason", "review_case", "validator_reason"), ("tool", "review_evidence", "tool")]
+# (facet, table, column, via): what each facet counter counts, in each project: a case's own,
+# or for a row that has none (evidence), its case's, through the column `via` names.
+COUNTED = [
+    ("reason", "review_case", "validator_reason", None),
+    ("tool", "review_evidence", "tool", "case_id"),
+]
+CASES = "review_case"
+# The migration from which the counters are kept per project; those before it (0009 and the
+# squashed 0001) install them as they were then, one count for the whole installation, since
+# at their point of the schema the counters have no project.
+PROJECT_FACETS_MIGRATION = ("review", "0024_case_facet_project")
 
 ENTRIES, PLANS = "review_entry", "review_plan"
 PLAN_COUNTS = f"{ENTRIES}_plan_counts"
@@ -54,49 +63,92 @@ SIGNED_ROWS = {
 # --- the cases queue's facets --------------------------------------------------------------
 
 
-def _facet_sqlite(facet: str, table: str, column: str) -> list[str]:
+def _facet_sqlite(facet: str, table: str, column: str, via, projected: bool) -> list[str]:
     # Every name in these statements is one of this module's constants.
+    def project(row: str) -> str:
+        if via is None:
+            return f"{row}.project_id"
+        return f"(SELECT project_id FROM {CASES} WHERE id = {row}.{via})"  # noqa: S608
+
+    keys = "project_id, kind, value" if projected else "kind, value"
+
     def add(row: str) -> str:
-        upsert = "ON CONFLICT (kind, value) DO UPDATE SET count = count + 1"
-        return f"INSERT INTO {FACETS} (kind, value, count) VALUES ('{facet}', {row}.{column}, 1) {upsert};"  # noqa: E501, S608
+        upsert = f"ON CONFLICT ({keys}) DO UPDATE SET count = count + 1"
+        values = f"{project(row)}, '{facet}'" if projected else f"'{facet}'"
+        return (
+            f"INSERT INTO {FACETS} ({keys}, count) VALUES ({values}, {row}.{column}, 1) {upsert};"  # noqa: E501, S608
+        )
 
     def take(row: str) -> str:
         where = f"kind = '{facet}' AND value = {row}.{column}"
+        if projected:
+            where = f"project_id = {project(row)} AND {where}"
         return f"UPDATE {FACETS} SET count = count - 1 WHERE {where};"  # noqa: S608
 
     name = f"{table}_{facet}_facet"
+    # A case that moved to another project moves its count (its evidence does not move).
+    watched, changed = column, f"OLD.{column} IS NOT NEW.{column}"
+    if projected and via is None:
+        watched, changed = (
+            f"{column}, project_id",
+            f"{changed} OR OLD.project_id IS NOT NEW.project_id",
+        )
     return [
         f"CREATE TRIGGER IF NOT EXISTS {name}_insert AFTER INSERT ON {table} "
         f"BEGIN {add('NEW')} END",
         f"CREATE TRIGGER IF NOT EXISTS {name}_delete AFTER DELETE ON {table} "
         f"BEGIN {take('OLD')} END",
-        f"CREATE TRIGGER IF NOT EXISTS {name}_update AFTER UPDATE OF {column} ON {table} "
-        f"WHEN OLD.{column} IS NOT NEW.{column} BEGIN {take('OLD')} {add('NEW')} END",
+        f"CREATE TRIGGER IF NOT EXISTS {name}_update AFTER UPDATE OF {watched} ON {table} "
+        f"WHEN {changed} BEGIN {take('OLD')} {add('NEW')} END",
     ]
 
 
-def _facet_postgres(facet: str, table: str, column: str) -> list[str]:
+def _facet_postgres(facet: str, table: str, column: str, via, projected: bool) -> list[str]:
     name = f"{table}_{facet}_facet"
-    # What each kind of statement adds to the counters, as (value, delta) rows.
+    # The statement's rows written (`added`) and replaced or deleted (`gone`); not aliased
+    # new and old, which PL/pgSQL would read as its row variables.
+    alias = {"new": "added", "old": "gone"}
+
+    def rows(which: str) -> str:
+        """The transition table `which`, with `project` the project each row counts in."""
+        named = alias[which]
+        if not projected:
+            return f"{which}_rows AS {named}"
+        if via is None:
+            return f"(SELECT *, project_id AS project FROM {which}_rows) AS {named}"  # noqa: S608
+        return (
+            f"(SELECT r.*, c.project_id AS project FROM {which}_rows r "  # noqa: S608
+            f"JOIN {CASES} c ON c.id = r.{via}) AS {named}"
+        )
+
+    def keyed(which: str) -> str:
+        """What a row adds to: ([its project,] its value)."""
+        named = alias[which]
+        return f"{named}.project, {named}.{column}" if projected else f"{named}.{column}"
+
+    moved = f"added.{column} IS DISTINCT FROM gone.{column}"
+    if projected:
+        moved += " OR added.project IS DISTINCT FROM gone.project"
+    both = f"{rows('new')} JOIN {rows('old')} USING (id)"
+    # What each kind of statement adds to the counters, as ([project,] value, delta) rows.
     deltas = {
-        "insert": f"SELECT {column} AS value, 1 AS n FROM new_rows",  # noqa: S608
-        "delete": f"SELECT {column} AS value, -1 AS n FROM old_rows",  # noqa: S608
-        # Only rows whose value changed: a verdict's UPDATE of a case adds nothing.
-        "update": f"""SELECT new_rows.{column} AS value, 1 AS n
-              FROM new_rows JOIN old_rows USING (id)
-              WHERE new_rows.{column} IS DISTINCT FROM old_rows.{column}
-            UNION ALL
-            SELECT old_rows.{column}, -1
-              FROM new_rows JOIN old_rows USING (id)
-              WHERE new_rows.{column} IS DISTINCT FROM old_rows.{column}""",  # noqa: S608
+        "insert": f"SELECT {keyed('new')}, 1 FROM {rows('new')}",  # noqa: S608
+        "delete": f"SELECT {keyed('old')}, -1 FROM {rows('old')}",  # noqa: S608
+        # Only rows whose value (or project) changed: a verdict's UPDATE of a case adds nothing.
+        "update": f"SELECT {keyed('new')}, 1 FROM {both} WHERE {moved} "  # noqa: S608
+        f"UNION ALL SELECT {keyed('old')}, -1 FROM {both} WHERE {moved}",
     }
+    columns = "project, value, n" if projected else "value, n"
+    group = "project, value" if projected else "value"
+    keys = "project_id, kind, value" if projected else "kind, value"
+    project = "project, " if projected else ""
     statements = []
     for event, delta in deltas.items():
         function = f"{name}_{event}"
-        body = f"""INSERT INTO {FACETS} (kind, value, count)
-              SELECT '{facet}', value, sum(n) FROM ({delta}) AS delta
-              GROUP BY value HAVING sum(n) <> 0 ORDER BY value
-              ON CONFLICT (kind, value) DO UPDATE SET count = {FACETS}.count + EXCLUDED.count"""  # noqa: S608
+        body = f"""INSERT INTO {FACETS} ({keys}, count)
+              SELECT {project}'{facet}', value, sum(n) FROM ({delta}) AS delta ({columns})
+              GROUP BY {group} HAVING sum(n) <> 0 ORDER BY {group}
+              ON CONFLICT ({keys}) DO UPDATE SET count = {FACETS}.count + EXCLUDED.count"""  # noqa: S608
         statements += _postgres_trigger(function, table, event, body)
     return statements
 
@@ -105,30 +157,37 @@ def _facet_remove(vendor: str, facet: str, table: str) -> list[str]:
     return _remove(vendor, f"{table}_{facet}_facet", table)
 
 
-def install_facets(connection) -> None:
-    if connection.vendor == "sqlite":
-        statements = [sql for counted in COUNTED for sql in _facet_sqlite(*counted)]
-    else:
-        statements = [sql for counted in COUNTED for sql in _facet_postgres(*counted)]
-    _run(connection, statements)
+def install_facets(connection, *, projected: bool = True) -> None:
+    """The facet counters' triggers: per project, or (`projected` False, for the migrations
+    before `PROJECT_FACETS_MIGRATION`) one count for the installation."""
+    build = _facet_sqlite if connection.vendor == "sqlite" else _facet_postgres
+    _run(connection, [sql for counted in COUNTED for sql in build(*counted, projected)])
 
 
 def remove_facets(connection) -> None:
     vendor = connection.vendor
     _run(
         connection,
-        [sql for facet, table, _ in COUNTED for sql in _facet_remove(vendor, facet, table)],
+        [sql for facet, table, *_ in COUNTED for sql in _facet_remove(vendor, facet, table)],
     )
 
 
-def recount_facets(connection) -> None:
+def recount_facets(connection, *, projected: bool = True) -> None:
     """Set every facet counter from the rows themselves (when the triggers are first
     installed)."""
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {FACETS}")  # noqa: S608
-        for facet, table, column in COUNTED:
-            counted = f"SELECT '{facet}', {column}, COUNT(*) FROM {table} GROUP BY {column}"  # noqa: S608
-            cursor.execute(f"INSERT INTO {FACETS} (kind, value, count) {counted}")
+        for facet, table, column, via in COUNTED:
+            rows = f"{table} r" if via is None else f"{table} r JOIN {CASES} c ON c.id = r.{via}"
+            if projected:
+                owner = "r.project_id" if via is None else "c.project_id"
+                counted = f"SELECT {owner}, '{facet}', r.{column}, COUNT(*) FROM {rows} GROUP BY {owner}, r.{column}"  # noqa: E501, S608
+                cursor.execute(f"INSERT INTO {FACETS} (project_id, kind, value, count) {counted}")  # noqa: S608
+            else:
+                counted = (
+                    f"SELECT '{facet}', r.{column}, COUNT(*) FROM {table} r GROUP BY r.{column}"  # noqa: E501, S608
+                )
+                cursor.execute(f"INSERT INTO {FACETS} (kind, value, count) {counted}")  # noqa: S608
 
 
 # --- a plan's counters ---------------------------------------------------------------------

@@ -91,8 +91,8 @@ def search_index_on_the_expression(apps, schema_editor):
 
 # 0009_queue_indexes: the case facets' counting triggers.
 def install_counters(apps, schema_editor):
-    counter_triggers.install_facets(schema_editor.connection)
-    counter_triggers.recount_facets(schema_editor.connection)
+    counter_triggers.install_facets(schema_editor.connection, projected=False)
+    counter_triggers.recount_facets(schema_editor.connection, projected=False)
 
 
 def remove_counters(apps, schema_editor):

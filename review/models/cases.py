@@ -94,22 +94,25 @@ class Case(SecondOpinions, Decided, InProject):
 
 
 class CaseFacet(models.Model):
-    """The cases queue's counts: cases per validator reason ("reason"), evidence items per
-    tool ("tool"). Kept by the database's triggers (`review.counter_triggers`) in the same
-    transaction as whatever wrote the rows; never written by the app."""
+    """The cases queue's counts, per project: cases per validator reason ("reason"), evidence
+    items per tool ("tool"). Kept by the database's triggers (`review.counter_triggers`) in the
+    same transaction as whatever wrote the rows; never written by the app."""
 
     class Kind(models.TextChoices):
         REASON = "reason", "Validator reason"
         TOOL = "tool", "Evidence tool"
 
+    project = models.ForeignKey("review.Project", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind.choices)
     value = models.CharField(max_length=100, blank=True)
     count = models.BigIntegerField(default=0)
 
     class Meta:
-        ordering = ["kind", "value"]
+        ordering = ["project", "kind", "value"]
         constraints = [
-            models.UniqueConstraint(fields=["kind", "value"], name="case_facet_once"),
+            models.UniqueConstraint(
+                fields=["project", "kind", "value"], name="case_facet_once_in_project"
+            ),
         ]
 
     def __str__(self) -> str:

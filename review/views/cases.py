@@ -7,7 +7,7 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -102,30 +102,13 @@ def _no_facets() -> dict[str, dict[str, int]]:
 
 
 def _facets(project) -> dict[str, dict[str, int]]:
-    """The queue's counts of `project`'s cases: {kind: {value: count}}. The database's
-    triggers keep them for every case at once (`CaseFacet`), which is the project's own
-    while no other project has cases; else they are counted for the project, grouped."""
+    """The queue's counts of `project`'s cases: {kind: {value: count}}, as the database's
+    triggers keep them (`CaseFacet`), one row a value, however many cases there are."""
     facets = _no_facets()
-    if Case.objects.exclude(project=project).exists():
-        rows = _facets_counted(project)
-    else:
-        rows = CaseFacet.objects.filter(count__gt=0).values_list("kind", "value", "count")
-    for kind, value, count in rows:
+    rows = CaseFacet.objects.filter(project=project, count__gt=0)
+    for kind, value, count in rows.values_list("kind", "value", "count"):
         facets[kind][value] = count
     return facets
-
-
-def _facets_counted(project) -> list[tuple[str, str, int]]:
-    """`CaseFacet`'s counts for one project's cases, from the cases and their evidence: two
-    grouped queries along indexes that begin with the project."""
-    cases = Case.objects.filter(project=project).order_by()
-    reasons = cases.values_list("validator_reason").annotate(n=Count("pk"))
-    evidence = Evidence.objects.filter(case__project=project).order_by()
-    tools = evidence.values_list("tool").annotate(n=Count("pk"))
-    return [
-        *((CaseFacet.Kind.REASON, value, n) for value, n in reasons),
-        *((CaseFacet.Kind.TOOL, value, n) for value, n in tools),
-    ]
 
 
 def _total(filters: dict[str, str], reason_counts: list[dict]) -> int | None:

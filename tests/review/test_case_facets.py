@@ -1,5 +1,5 @@
-"""The cases queue's counters (CaseFacet): kept by the database's triggers, whatever writes the
-rows, equal at every moment to counting the rows themselves."""
+"""The cases queue's counters (CaseFacet): kept by the database's triggers for each project,
+whatever writes the rows, equal at every moment to counting each project's rows themselves."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from review.apps import _reinstall_counter_triggers
 from review.models import Case, CaseFacet, Evidence
 from review.models.projects import default_project_id
 from tests.builders.cases_answers import RULE_MATCH, make_case
+from tests.builders.users import make_project
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +21,22 @@ UNCITED = "The post matched rule 2 [ev-1]. The author has done this many times b
 TIMEOUT = ("user_history", "timeout", "History lookup timed out", 5000, None)
 
 
-def counted() -> dict[tuple[str, str], int]:
-    """The counters as they should be: grouped from the rows."""
-    reasons = Case.objects.values_list("validator_reason").annotate(n=Count("pk")).order_by()
-    tools = Evidence.objects.values_list("tool").annotate(n=Count("pk")).order_by()
+def counted(project_id=None) -> dict[tuple[str, str], int]:
+    """A project's counters as they should be ("Default"'s unless named): grouped from the
+    rows."""
+    project_id = project_id or default_project_id()
+    cases = Case.objects.filter(project_id=project_id)
+    evidence = Evidence.objects.filter(case__project_id=project_id)
+    reasons = cases.values_list("validator_reason").annotate(n=Count("pk")).order_by()
+    tools = evidence.values_list("tool").annotate(n=Count("pk")).order_by()
     return {("reason", value): n for value, n in reasons} | {
         ("tool", value): n for value, n in tools
     }
 
 
-def kept() -> dict[tuple[str, str], int]:
-    rows = CaseFacet.objects.exclude(count=0).values_list("kind", "value", "count")
+def kept(project_id=None) -> dict[tuple[str, str], int]:
+    rows = CaseFacet.objects.filter(project_id=project_id or default_project_id())
+    rows = rows.exclude(count=0).values_list("kind", "value", "count")
     return {(kind, value): count for kind, value, count in rows}
 
 
@@ -95,7 +101,7 @@ def test_a_verdict_writes_no_counter_row():
     # An UPDATE writes a new version of the row, at a new place (ctid), even when the count
     # it writes is the same.
     def places() -> set[str]:
-        rows = CaseFacet.objects.annotate(place=RawSQL("ctid::text", ()))
+        rows = CaseFacet.objects.order_by().annotate(place=RawSQL("ctid::text", ()))
         return set(rows.values_list("place", flat=True))
 
     before = places()
@@ -125,3 +131,33 @@ def test_after_a_migration_the_triggers_are_put_back():
     make_case("c-2", rationale=UNCITED)
 
     assert kept() == {("reason", "uncited_claims"): 1, ("tool", "policy_match"): 1}
+
+
+def test_each_project_counts_its_own_cases_and_their_evidence(client, reader):
+    shop = make_project("shop")
+    make_case("c-1", evidence=(RULE_MATCH, TIMEOUT))
+    make_case("s-1", rationale=UNCITED, evidence=(TIMEOUT,), project=shop)
+    make_case("s-2", rationale=UNCITED, project=shop)
+    Case.objects.filter(case_id="s-2").update(validator_reason="unknown_evidence")
+    Evidence.objects.filter(case__case_id="s-1").update(tool="web_search")
+    Case.objects.filter(case_id="c-1").delete()
+
+    assert kept() == counted() == {}
+    assert kept(shop.pk) == counted(shop.pk)
+    assert kept(shop.pk)[("reason", "unknown_evidence")] == 1
+    assert kept(shop.pk)[("tool", "web_search")] == 1 and len(kept(shop.pk)) == 4
+    # The queue reads its own project's counters: one query, whatever the others hold.
+    make_case("c-2")
+    response = client.get("/p/default/cases/")
+    assert [row["value"] for row in response.context["reason_counts"]] == ["passed"]
+    assert response.context["tools"] == ["policy_match"]
+
+
+def test_a_case_moved_to_another_project_moves_its_reasons_count():
+    shop = make_project("shop")
+    make_case("c-1", rationale=UNCITED)
+
+    Case.objects.filter(case_id="c-1").update(project=shop)
+
+    assert kept() == {("tool", "policy_match"): 1}  # its evidence stays where it was counted
+    assert kept(shop.pk) == {("reason", "uncited_claims"): 1}
