@@ -4,8 +4,9 @@ hundredth of it, server time and query count per request, and their ratio.
     .venv/bin/python benchmarks/bench_scale.py [--scale F | --full] [--rounds N] [--url URL]
 
 The full large set (issue 11) is 200,000 cases (700,000 evidence rows), 200,000 answers,
-2,000 plans of 300 entries and a log of 1,000,000 decisions; by default the large set is a
-tenth of that (`--scale 0.1`), so that `make bench` fits in minutes; `--full` is `--scale 1`.
+2,000 plans of 300 entries and a log of 1,000,000 decisions in the project measured, and as
+much in each of 19 projects beside it (issue 23); by default the large set is a tenth of that
+(`--scale 0.1`); `--full` is `--scale 1`.
 The data is made by benchmarks/scale_data.py in databases of the benchmark's own, on the
 server of `--url` (default postgres://postgres@127.0.0.1:5432/bench_scale; the small set goes
 to the same name with `_small`). A database that already holds a set of the same size, made
@@ -13,15 +14,27 @@ by the same migrations, is reused (its size is recorded in the table bench_scale
 otherwise it is dropped and made again. Without a reachable PostgreSQL the script says why and
 prints no figures.
 
+The set is spread over 20 projects of the same size (scale_data.py says how); the pages
+measured are those of one of them, "Default", at its own addresses (`/p/default/...`), with
+the project filter doing its work: the tables behind each page hold twenty projects' rows.
+
 Each set is measured in a process of its own, as bench_plan_views.py measures: Django's test
-Client with the project's full middleware, DEBUG off, signed in as a user with the Editors',
-Moderators' and Leads' roles (the API with that user's bearer token). Server time is the time
-the WSGI handler takes: the median of --rounds rounds (7) after one warm-up request (fewer for
-a request that takes seconds). The small set is measured before and after the large one, and
+Client with the project's full middleware, DEBUG off, signed in as a member of Default with
+an editor's, a moderator's and a lead's roles there, and a reader of one other project (the
+API with that user's bearer token). Server time is the time the WSGI handler takes: the
+median of --rounds rounds (7) after one warm-up request (fewer for a request that takes
+seconds). The small set is measured before and after the large one, and
 keeps each request's lower median, so that a busy spell on a shared machine does not pass for
 growth or its absence. List pages are paged by following the product's own
 links ("last" where there is one; otherwise "next", or the page number the page shows), and
-filtered by the choices their own filter forms and links offer.
+filtered by the choices their own filter forms and links offer. "Next" is the form the list
+pages offer, posted as a reviewer presses it (the lease it takes is let go after each round).
+
+On the large set, the queries of the main pages of the project (the plans, cases and answers
+lists, the decision log, Next for plans and cases) are explained (`EXPLAIN (FORMAT JSON)`),
+and the report says, per page, whether any reads a big table whole (a Seq Scan on plans,
+entries, cases and their evidence, answers and their references, or the log) and which
+indexes they use.
 
 If benchmarks/bench_imports.py offers `import_figures(database_url, scale)`, its figures are
 printed after the table.
@@ -57,6 +70,14 @@ COMMON_WORD = "package"
 LATE_PAGE = 100
 # Keys of a list page's links that page rather than filter.
 PAGING_KEYS = {"page", "after", "before", "cursor", "last"}
+# The project whose pages are measured, one of scale_data.py's 20 of the same size.
+PROJECT = "default"
+# The tables whose Seq Scan on the large set would make a page grow with the data (a case's
+# evidence and an answer's references are several rows each).
+LARGE_TABLES = {
+    *("review_plan", "review_entry", "review_case", "review_answer", "review_decision"),
+    *("review_evidence", "review_answerreference"),
+}
 
 
 # --- the parent: the two sets, the table -----------------------------------------------------
@@ -153,6 +174,23 @@ def print_table(sets: dict, scale: float) -> None:
     for label, found in (("small", small), ("large", large)):
         for note in found["notes"]:
             print(f"note ({label}): {note}")
+    print_plans(large.get("plans", {}))
+
+
+def print_plans(plans: dict) -> None:
+    """The index-use report of the large set's main pages."""
+    if not plans:
+        return
+    print(
+        f"\nIndex use on the large set (EXPLAIN of each page's SELECTs; a Seq Scan on "
+        f"{', '.join(sorted(LARGE_TABLES))} counts):"
+    )
+    for name, found in plans.items():
+        scans = ", ".join(found["seq_scans"]) or "none"
+        print(f"  {name}: {found['selects']} SELECTs; seq scans of big tables: {scans}")
+        print(f"    indexes: {', '.join(found['indexes']) or 'none'}")
+        for sql in found["sql"]:
+            print(f"    seq scan in: {sql[:300]}")
 
 
 # --- databases -------------------------------------------------------------------------------
@@ -274,6 +312,7 @@ class Links(HTMLParser):
         super().__init__()
         self.links: list[dict] = []
         self.selects: list[tuple[str, str, list[str]]] = []  # (form action, name, values)
+        self.posts: list[str] = []  # the actions of its POST forms
         self._link = None
         self._form = None
         self._select = None
@@ -285,6 +324,8 @@ class Links(HTMLParser):
             self.links.append(self._link)
         elif tag == "form" and (attrs.get("method") or "get").lower() == "get":
             self._form = attrs.get("action") or ""
+        elif tag == "form":
+            self.posts.append(attrs.get("action") or "")
         elif tag == "select" and self._form is not None:
             self._select = (self._form, attrs.get("name") or "", [])
             self.selects.append(self._select)
@@ -337,7 +378,9 @@ class Requests:
         assert response.status_code == 200, (url, response.status_code)
         return parsed(body_of(response).decode())
 
-    def measure(self, name: str, call, *, warm: bool = True, before=None, after=None) -> None:
+    def measure(
+        self, name: str, call, *, warm: bool = True, before=None, after=None, status: int = 200
+    ) -> None:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
@@ -350,7 +393,7 @@ class Requests:
             _timings.clear()
             with CaptureQueriesContext(connection) as captured:
                 response = call()
-            assert response.status_code == 200, (name, response.status_code)
+            assert response.status_code == status, (name, response.status_code)
             times.append(_timings[-1][0])
             cpu.append(_timings[-1][1])
             queries.append(len(captured))
@@ -447,6 +490,63 @@ def bare_ok(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def api_prefix(run: Requests) -> str:
+    """Where the measured project's API doors are. The API is moving from `/api/<rest>` to
+    `/api/projects/<slug>/<rest>` (the old addresses answering 307); until the branch measured
+    has the new route, the old form is used: it reads every project the user works in."""
+    new = f"/api/projects/{PROJECT}/"
+    if run.get(f"{new}plans", api=True).status_code not in (404, 405):
+        return new
+    run.notes.append(f"{new}: no such route here yet; the API rows are at /api/")
+    return "/api/"
+
+
+def plan_nodes(node: dict):
+    yield node
+    for child in node.get("Plans", ()):
+        yield from plan_nodes(child)
+
+
+def index_use(call) -> dict:
+    """The SELECTs one request issues, explained: the Seq Scans of big tables among them, and
+    the indexes they use."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    selects = [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].lstrip().upper().startswith(("SELECT", "WITH"))
+    ]
+    seq_scans, indexes = {}, {}  # (dicts as ordered sets)
+    with connection.cursor() as cursor:
+        for select in selects:
+            cursor.execute(f"EXPLAIN (FORMAT JSON) {select}")
+            found = cursor.fetchone()[0]
+            found = json.loads(found) if isinstance(found, str) else found
+            for node in plan_nodes(found[0]["Plan"]):
+                table = node.get("Relation Name")
+                if node["Node Type"] == "Seq Scan" and table in LARGE_TABLES:
+                    # A parallel scan's estimate is one worker's.
+                    shared = " per worker" if node.get("Parallel Aware") else ""
+                    seq_scans.setdefault(
+                        f"{table} (~{node['Plan Rows']:,} rows out{shared})", select
+                    )
+                if "Index Name" in node:
+                    indexes[f"{node['Index Name']}"] = True
+    return {
+        "selects": len(selects),
+        "seq_scans": list(seq_scans),
+        "indexes": sorted(indexes),
+        # From the FROM on: what the scan reads, and why.
+        "sql": [
+            select[select.find(" FROM ") :][:300] for select in dict.fromkeys(seq_scans.values())
+        ],
+    }
+
+
 def measure_set(url: str, scale: float, rounds: int) -> int:
     started = time.perf_counter()
 
@@ -459,14 +559,17 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
     from django.conf import settings
     from django.contrib.auth.models import User
     from django.test import Client
-    from django.urls import include, path
+    from django.urls import include, path, reverse
 
-    from review.models import Answer, ApiToken, Case, Decision, Entry, Plan
+    from review.models import Answer, ApiToken, Case, Decision, Entry, Lease, Plan
 
     urls = types.ModuleType("bench_scale_urls")
     urls.urlpatterns = [path("bench/ok/", bare_ok), path("", include("review.urls"))]
     sys.modules[urls.__name__] = urls
     settings.ROOT_URLCONF = urls.__name__
+
+    def address(name: str, *args) -> str:
+        return reverse(name, args=[PROJECT, *args])
 
     bench = User.objects.get(username="bench")
     token = "bench-scale-token"
@@ -477,45 +580,83 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
     client.force_login(bench)
     client.handler = ServerTime(client.handler)
     run = Requests(client, rounds, token)
+    explained = {}
 
+    def let_go():  # the lease a Next took, so the next round (and a reused set) starts bare
+        Lease.objects.filter(holder=bench).delete()
+
+    let_go()
     run.page("bare view", "/bench/ok/")
     run.page("dashboard", "/")
-    for list_url, name in (("/plans/", "plans"), ("/cases/", "cases"), ("/answers/", "answers")):
-        run.page(f"/{name}/", list_url)
+    home = run.html("/")
+    for name in ("plans", "cases", "answers"):
+        list_url = address(name)
+        if not any(resolve("/", link["href"]).startswith(list_url) for link in home.links):
+            run.notes.append(f"the dashboard has no link to {list_url}")
+        run.page(list_url, list_url)
+        explained[list_url] = index_use(lambda url=list_url: run.get(url))
         for filtered in run.filters(list_url):
             run.page(filtered, filtered)
         last = run.last_page(list_url)
         if last:
-            run.page(f"/{name}/ last page", last)
-    search = f"/answers/?{urlencode({'q': COMMON_WORD})}"
-    run.page(f"/answers/ search '{COMMON_WORD}'", search)
+            run.page(f"{list_url} last page", last)
+            explained[f"{list_url} last page"] = index_use(lambda url=last: run.get(url))
+        # Next: the form the list offers, posted; it answers with the item it hands out.
+        next_url = address(f"{name}-next")
+        if next_url not in (resolve(list_url, action) for action in run.html(list_url).posts):
+            run.notes.append(f"{list_url} offers no Next ({next_url})")
+            continue
+        run.page(f"{next_url} (GET)", next_url)
+        run.measure(
+            f"{next_url} (POST, Next)",
+            lambda url=next_url: client.post(url),
+            status=302,
+            before=let_go,
+            after=let_go,
+        )
+        let_go()
+        explained[f"Next {name} (POST)"] = index_use(lambda url=next_url: client.post(url))
+        let_go()
+    answers = address("answers")
+    search = f"{answers}?{urlencode({'q': COMMON_WORD})}"
+    run.page(f"{answers} search '{COMMON_WORD}'", search)
     late = run.late_page(search, LATE_PAGE)
     if late:
-        run.page(f"/answers/ search, page {LATE_PAGE}", late)
-    late = run.late_page("/answers/", LATE_PAGE)
+        run.page(f"{answers} search, page {LATE_PAGE}", late)
+    late = run.late_page(answers, LATE_PAGE)
     if late:
-        run.page(f"/answers/ page {LATE_PAGE}", late)
+        run.page(f"{answers} page {LATE_PAGE}", late)
 
+    api = api_prefix(run)
     for door in ("plans", "cases", "answers", "decisions"):
-        if run.get(f"/api/{door}", api=True).status_code in (404, 405):
-            run.notes.append(f"GET /api/{door}: no such route")
+        if run.get(f"{api}{door}", api=True).status_code in (404, 405):
+            run.notes.append(f"GET {api}{door}: no such route")
             continue
-        run.page(f"GET /api/{door}", f"/api/{door}", api=True)
+        run.page(f"GET {api}{door}", f"{api}{door}", api=True)
+    log = f"{api}decisions"
+    explained[f"GET {log}"] = index_use(lambda: run.get(log, api=True))
     # A late page of the log: from a day near its end (the documented `since`), then the
     # cursor link that page gives.
-    moments = Decision.objects.order_by("at").values_list("at", flat=True)
-    late_day = moments[int(Decision.objects.count() * 0.9)].date().isoformat()
-    page = run.get(f"/api/decisions?since={late_day}", api=True).json()
+    moments = Decision.objects.filter(project__slug=PROJECT).order_by("at")
+    moments = moments.values_list("at", flat=True)
+    late_day = moments[int(moments.count() * 0.9)].date().isoformat()
+    page = run.get(f"{log}?since={late_day}", api=True).json()
     if page.get("next"):
-        run.page("GET /api/decisions late cursor", page["next"], api=True)
+        cursor = resolve(log, page["next"])
+        run.page(f"GET {log} late cursor", cursor, api=True)
+        explained[f"GET {log} late cursor"] = index_use(lambda: run.get(cursor, api=True))
 
-    plan = Plan.objects.filter(status=Plan.Status.OPEN, entries__state="proposed").order_by("pk")
+    plan = Plan.objects.filter(
+        project__slug=PROJECT, status=Plan.Status.OPEN, entries__state="proposed"
+    ).order_by("pk")
     plan = plan[plan.count() // 2] if plan.exists() else Plan.objects.first()
-    run.page("plan page", f"/plans/{plan.pk}/")
-    case = Case.objects.filter(verdict=Case.Verdict.PROPOSED).order_by("pk")
-    run.page("case page", f"/cases/{case[case.count() // 2].pk}/")
-    answer = Answer.objects.order_by("pk")
-    run.page("answer page", f"/answers/{answer[answer.count() // 2].pk}/")
+    run.page("plan page", address("plan", plan.pk))
+    cases = Case.objects.filter(project__slug=PROJECT).order_by("pk")
+    proposed = cases.filter(verdict=Case.Verdict.PROPOSED)
+    cases = proposed if proposed.exists() else cases
+    run.page("case page", address("case", cases[cases.count() // 2].pk))
+    answer = Answer.objects.filter(project__slug=PROJECT).order_by("pk")
+    run.page("answer page", address("answer", answer[answer.count() // 2].pk))
 
     proposed = iter(Entry.objects.filter(plan=plan, state=Entry.State.PROPOSED).order_by("pk"))
     chosen = {}
@@ -526,7 +667,7 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
     def accept():
         entry = chosen["entry"]
         return client.post(
-            f"/plans/{plan.pk}/entries/{entry.pk}/accept/",
+            address("entry-decide", plan.pk, entry.pk, "accept"),
             {"version": entry.version},
             headers={"HX-Request": "true"},
         )
@@ -534,7 +675,7 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
     def undo():  # puts the entry back, so a reused set stays as it was made
         entry = chosen["entry"]
         response = client.post(
-            f"/plans/{plan.pk}/entries/{entry.pk}/undo/",
+            address("entry-decide", plan.pk, entry.pk, "undo"),
             {"version": entry.version + 1},
             headers={"HX-Request": "true"},
         )
@@ -544,7 +685,8 @@ def measure_set(url: str, scale: float, rounds: int) -> int:
     run.notes.append(
         f"accept / bare view: {run.rows['accept (htmx)']['ms'] / run.rows['bare view']['ms']:.1f}x"
     )
-    print(json.dumps({"rows": run.rows, "counts": counts, "notes": run.notes}))
+    result = {"rows": run.rows, "counts": counts, "notes": run.notes, "plans": explained}
+    print(json.dumps(result))
     return 0
 
 

@@ -2,6 +2,16 @@
 large set (200,000 cases with 700,000 evidence rows, 200,000 answers, 2,000 plans of 300
 entries, 1,000,000 decisions), written in bulk through the product's models.
 
+The set is spread over 20 projects of the same size: "Default", the one the benchmark
+measures, holds the set at the scale asked for, as the whole set was before projects, and
+team-01 … team-19 each hold as much again (their own documents, plans, cases, answers and log
+rows). So the tables behind Default's pages hold twenty times its rows: at `--scale 0.1`, 20,000
+cases of Default's among 400,000. The cases and answers go to the projects in turn, the plans
+a project's share at a time. The benchmark's user is a member of Default (an editor, a
+moderator and a lead there) and a reader of team-01, and of no other project, so a page that
+forgets its project shows another's rows, and one that filters without an index reads them.
+The reviewers who made the log decide in every project.
+
 Each row is made as the product makes it, only without a query per row: a case line and an
 answer line go through the import's own checks (`parse_case`, `parse_answer`), validator and
 finalization, and are hashed as the import hashes them; a plan is proposed by the proposer and
@@ -28,7 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -38,13 +48,24 @@ from review.adapters.answers import parse_answer, prepare_answer
 from review.adapters.cases import parse_case, prepare_case
 from review.adapters.jsonl import content_sha256
 from review.adapters.plans import propose_document
-from review.models import Answer, AnswerReference, Case, Decision, Entry, Evidence, Plan
-from review.models.projects import default_project_id
+from review.models import (
+    Answer,
+    AnswerReference,
+    Case,
+    Decision,
+    Entry,
+    Evidence,
+    Membership,
+    Plan,
+    Project,
+)
+from review.models.projects import default_project
 
 DOCS = Path("/usr/share/doc")
 CORPUS = Path(__file__).resolve().parent / "corpus" / "proposer" / "text"
 
 FULL = {"cases": 200_000, "answers": 200_000, "plans": 2_000, "decisions": 1_000_000}
+PROJECTS = 20
 ENTRIES_PER_PLAN = 300
 PLANS_PER_DOCUMENT = 10
 BATCH = 5_000
@@ -138,21 +159,32 @@ def changelog_lines(limit: int = 60_000) -> list[str]:
 # --- people ---------------------------------------------------------------------------------
 
 
-def people() -> tuple[User, dict[str, User]]:
-    """The benchmark's signed-in user (every deciding role and a lead's) and the reviewers
-    who made the log."""
-    groups = {
-        name: Group.objects.get_or_create(name=name)[0]
-        for name in ("Editors", "Moderators", "Leads", "Curators")
-    }
+def projects() -> list[Project]:
+    """Default first (the measured project), then team-01 … team-19."""
+    others = [
+        Project(name=f"Team {number:02d}", slug=f"team-{number:02d}")
+        for number in range(1, PROJECTS)
+    ]
+    Project.objects.bulk_create(others)
+    return [default_project(), *Project.objects.filter(slug__startswith="team-").order_by("slug")]
+
+
+def people(projects: list[Project]) -> tuple[User, dict[str, User]]:
+    """The benchmark's signed-in user (every deciding role and a lead's in Default, a reader
+    of team-01, no member elsewhere) and the reviewers who made the log (in every project)."""
     bench, _ = User.objects.get_or_create(username="bench")
-    bench.groups.add(groups["Editors"], groups["Moderators"], groups["Leads"])
+    default, other = projects[0], projects[1]
+    memberships = [
+        Membership(project=default, user=bench, editor=True, moderator=True, lead=True),
+        Membership(project=other, user=bench),
+    ]
     reviewers = {}
-    for names, group in ((EDITORS, "Editors"), (MODERATORS, "Moderators")):
+    for names, role in ((EDITORS, "editor"), (MODERATORS, "moderator")):
         for name in names:
             user, _ = User.objects.get_or_create(username=name)
-            user.groups.add(groups[group])
+            memberships += [Membership(project=p, user=user, **{role: True}) for p in projects]
             reviewers[name] = user
+    Membership.objects.bulk_create(memberships)
     return bench, reviewers
 
 
@@ -205,6 +237,7 @@ class Event:
     at: dt.datetime
     actor: User
     action: str
+    project_id: int
     object_type: str
     object_id: str
     before: dict
@@ -220,7 +253,7 @@ class Log:
 
     def __init__(self, rng: random.Random, start: dt.datetime, end: dt.datetime):
         self.rng, self.start, self.end = rng, start, end
-        self.pending: list[tuple[object, list[tuple]]] = []
+        self.pending: list[tuple[object, str, int, list[tuple]]] = []
         self.written: list[Event] = []
 
     def created_at(self) -> dt.datetime:
@@ -234,10 +267,11 @@ class Log:
         outcomes: list[tuple[str, str, str]],
         reviewers: list[User],
         *,
+        project_id: int,
         decided: bool | None = None,
     ):
-        """Maybe decide `item` (outcomes: (action, value, note)), setting its columns now;
-        its log rows are made by `events` once it has a primary key."""
+        """Maybe decide `item` of `project_id` (outcomes: (action, value, note)), setting its
+        columns now; its log rows are made by `events` once it has a primary key."""
         rng = self.rng
         if decided is None:
             decided = rng.random() < DECIDED_SHARE
@@ -257,12 +291,12 @@ class Log:
         setattr(item, field, value)
         item.note, item.decided_by, item.decided_at = note, actor, moment
         item.version = 1 + len(steps)
-        self.pending.append((item, field, steps))
+        self.pending.append((item, field, project_id, steps))
 
     def events(self, object_type: str, undo_action: str) -> Iterator[Event]:
         """The log rows of the items drawn so far (which now have ids), as the actions write
         them: `before` and `after` pictures of the decided field, note, who and when."""
-        for item, field, steps in self.pending:
+        for item, field, project_id, steps in self.pending:
             picture = {
                 field: type(item)._meta.get_field(field).default,
                 "note": "",
@@ -282,7 +316,15 @@ class Log:
                         "decided_at": moment.isoformat(),
                     }
                     last = Event(
-                        moment, actor, action, object_type, str(item.pk), picture, after, note
+                        moment,
+                        actor,
+                        action,
+                        project_id,
+                        object_type,
+                        str(item.pk),
+                        picture,
+                        after,
+                        note,
                     )
                     yield last
                     picture = after
@@ -292,6 +334,7 @@ class Log:
                         moment,
                         actor,
                         undo_action,
+                        project_id,
                         object_type,
                         str(item.pk),
                         picture,
@@ -319,6 +362,7 @@ def write_log(events: list[Event]) -> int:
         (
             Decision(
                 pk=event.pk,
+                project_id=event.project_id,
                 actor=event.actor,
                 actor_name=event.actor.username,
                 action=event.action,
@@ -407,7 +451,12 @@ def copy_with_children(batch: list, model, child_model, child_field: str) -> int
 
 
 def make_cases(
-    count: int, rng: random.Random, lines: list[str], log: Log, moderators: list[User]
+    count: int,  # in each project
+    rng: random.Random,
+    lines: list[str],
+    log: Log,
+    moderators: list[User],
+    project_ids: list[int],
 ) -> int:
     outcomes = [
         ("case.uphold", Case.Verdict.UPHELD, ""),
@@ -415,17 +464,16 @@ def make_cases(
         ("case.overturn", Case.Verdict.OVERTURNED, "the evidence does not show it"),
         ("case.needs_rewrite", Case.Verdict.NEEDS_REWRITE, "cites evidence that failed"),
     ]
-    evidence_rows = 0
-    for start in range(0, count, BATCH):
+    evidence_rows, total = 0, count * len(project_ids)
+    for start in range(0, total, BATCH):
         cases = []
-        for number in range(start, min(count, start + BATCH)):
+        for number in range(start, min(total, start + BATCH)):
             value = case_line(number + 1, rng, lines)
+            project_id = project_ids[number % len(project_ids)]
             # The import's own rows (the validator's report with them), dated into the log.
-            case, rows = prepare_case(
-                parse_case(value), content_sha256(value), default_project_id()
-            )
+            case, rows = prepare_case(parse_case(value), content_sha256(value), project_id)
             case.created_at = log.created_at()
-            log.draw(case, "verdict", outcomes, moderators)
+            log.draw(case, "verdict", outcomes, moderators, project_id=project_id)
             cases.append((case, rows))
         evidence_rows += copy_with_children(cases, Case, Evidence, "case")
         log.settle("case", "case.undo")
@@ -479,24 +527,28 @@ def answer_line(number: int, rng: random.Random, lines: list[str]) -> dict:
 
 
 def make_answers(
-    count: int, rng: random.Random, lines: list[str], log: Log, editors: list[User]
+    count: int,  # in each project
+    rng: random.Random,
+    lines: list[str],
+    log: Log,
+    editors: list[User],
+    project_ids: list[int],
 ) -> int:
     outcomes = [
         ("answer.publish", Answer.State.PUBLISHED, ""),
         ("answer.publish", Answer.State.PUBLISHED, ""),
         ("answer.withdraw", Answer.State.WITHDRAWN, "cites a source that does not say it"),
     ]
-    references = 0
-    for start in range(0, count, BATCH):
+    references, total = 0, count * len(project_ids)
+    for start in range(0, total, BATCH):
         answers = []
-        for number in range(start, min(count, start + BATCH)):
+        for number in range(start, min(total, start + BATCH)):
             value = answer_line(number + 1, rng, lines)
+            project_id = project_ids[number % len(project_ids)]
             # The import's own rows (finalization's with them), dated into the log.
-            answer, cited = prepare_answer(
-                parse_answer(value), content_sha256(value), default_project_id()
-            )
+            answer, cited = prepare_answer(parse_answer(value), content_sha256(value), project_id)
             answer.created_at = log.created_at()
-            log.draw(answer, "state", outcomes, editors)
+            log.draw(answer, "state", outcomes, editors, project_id=project_id)
             answers.append((answer, cited))
         references += copy_with_children(answers, Answer, AnswerReference, "answer")
         log.settle("answer", "answer.undo")
@@ -513,18 +565,31 @@ def handbook(rng: random.Random, texts: list[tuple[str, str]]) -> str:
 
 
 def plan_prefix(number: int) -> str:
-    # One plan in twenty shares the prefix of a plan over another document, so that some
-    # paths collide, as they do when two teams propose without a prefix of their own.
+    # One plan in twenty shares the prefix of a plan over another document of its project, so
+    # that some paths collide, as they do when two teams propose without a prefix of their own.
     if number % 20 == 19:
         number -= PLANS_PER_DOCUMENT + 1
     return f"handbook-{number:05d}"
 
 
 def make_plans(
-    count: int, rng: random.Random, texts, log: Log, editors: list[User], bench: User
+    count: int, rng: random.Random, texts, log: Log, editors: list[User], project_ids: list[int]
 ) -> tuple[list[Plan], int]:
-    """Plans over count / PLANS_PER_DOCUMENT documents; returns the plans to adjudicate once
-    the log is written, and the number of entries."""
+    """`count` plans in each project; returns the plans to adjudicate once the log is
+    written, and the number of entries."""
+    to_adjudicate, entries_made = [], 0
+    for project_id in project_ids:
+        adjudicate, made = project_plans(count, rng, texts, log, editors, project_id)
+        to_adjudicate += adjudicate
+        entries_made += made
+    return to_adjudicate, entries_made
+
+
+def project_plans(
+    count: int, rng: random.Random, texts, log: Log, editors: list[User], project_id: int
+) -> tuple[list[Plan], int]:
+    """One project's plans over count / PLANS_PER_DOCUMENT documents of its own; returns the
+    plans to adjudicate once the log is written, and the number of entries."""
     outcomes = [
         ("entry.accept", Entry.State.ACCEPTED, ""),
         ("entry.accept", Entry.State.ACCEPTED, ""),
@@ -539,7 +604,11 @@ def make_plans(
         data = text.encode()
         name = f"handbook-{number // PLANS_PER_DOCUMENT:04d}.md"
         template = propose_document(
-            name, data, path_prefix=plan_prefix(number), actor=rng.choice(editors)
+            name,
+            data,
+            path_prefix=plan_prefix(number),
+            actor=rng.choice(editors),
+            project_id=project_id,
         )
         template_entries = list(template.entries.order_by("position"))
         group = [(template, template_entries)]
@@ -571,9 +640,10 @@ def make_plans(
                 if adjudicate:
                     # Decided throughout: a doubtful anchor is rejected, as it would have to be.
                     doubtful = row.anchor_status in Entry.DOUBTFUL_ANCHORS
-                    log.draw(row, "state", [outcomes[3 if doubtful else 0]], editors, decided=True)
+                    outcome = [outcomes[3 if doubtful else 0]]
+                    log.draw(row, "state", outcome, editors, project_id=project_id, decided=True)
                 else:
-                    log.draw(row, "state", outcomes, editors)
+                    log.draw(row, "state", outcomes, editors, project_id=project_id)
             if adjudicate:
                 to_adjudicate.append(plan)
         # The template's entries exist already: their drawn decisions are written as updates.
@@ -598,12 +668,15 @@ def _created_at_as_given():
 
 
 def generate(scale: float, seed: int = 11, say=print) -> dict:
-    """Write the whole set at `scale` into the (migrated, empty) database; returns the counts."""
+    """Write the whole set, each project's at `scale`, into the (migrated, empty) database;
+    returns the counts."""
     rng = random.Random(seed)
     end = timezone.now() - dt.timedelta(minutes=5)
     log = Log(rng, end - dt.timedelta(days=365), end)
-    sizes = Sizes.at(scale)
-    bench, reviewers = people()
+    sizes = Sizes.at(scale)  # each project's
+    made = projects()
+    project_ids = [project.pk for project in made]
+    _, reviewers = people(made)
     editors = [reviewers[name] for name in EDITORS]
     moderators = [reviewers[name] for name in MODERATORS]
     lines = changelog_lines()
@@ -612,12 +685,15 @@ def generate(scale: float, seed: int = 11, say=print) -> dict:
     counts = {}
     events = log.written  # filled as each batch is written
     with transaction.atomic():
+        say(f"  {len(made)} projects, in each:")
         say(f"  {sizes.plans:,} plans of {ENTRIES_PER_PLAN} entries")
-        to_adjudicate, counts["entries"] = make_plans(sizes.plans, rng, texts, log, editors, bench)
+        to_adjudicate, counts["entries"] = make_plans(
+            sizes.plans, rng, texts, log, editors, project_ids
+        )
         say(f"  {sizes.cases:,} cases")
-        counts["evidence"] = make_cases(sizes.cases, rng, lines, log, moderators)
+        counts["evidence"] = make_cases(sizes.cases, rng, lines, log, moderators, project_ids)
         say(f"  {sizes.answers:,} answers")
-        counts["references"] = make_answers(sizes.answers, rng, lines, log, editors)
+        counts["references"] = make_answers(sizes.answers, rng, lines, log, editors, project_ids)
         say(f"  {len(events):,} decisions")
         counts["decisions"] = write_log(events)
     for plan in to_adjudicate:
@@ -628,6 +704,15 @@ def generate(scale: float, seed: int = 11, say=print) -> dict:
         "adjudicated plans": len(to_adjudicate),
         "cases": Case.objects.count(),
         "answers": Answer.objects.count(),
+        "projects": Project.objects.count(),
     }
+    default = project_ids[0]
+    for name, model in (
+        ("plans", Plan),
+        ("cases", Case),
+        ("answers", Answer),
+        ("decisions", Decision),
+    ):
+        counts[f"{name} in Default"] = model.objects.filter(project_id=default).count()
     counts["decisions"] = Decision.objects.count()
     return counts
