@@ -4,13 +4,19 @@ Every operation needs `Authorization: Bearer <key>` (a key from `manage.py
 create_api_token`); only the key's SHA-256 is stored. There is no session and so no CSRF.
 The schema is at /api/openapi.json, open to all.
 
+Every operation but the list of projects works in the project its address names,
+`/api/projects/{project}/...`; a key acts for the projects its grants name, with the roles
+they name there, never more than its owner holds (`auth.BearerKey`, and
+`review.permissions.token_holder`). A project it does not act for answers 404. The addresses
+from before projects redirect (`review.views.legacy`).
+
 Roles are the web's own (`review.permissions`): pushing documents and plans and importing
-answers needs an Editor, importing cases a Moderator; any token may read. Staff may do all.
+answers needs an Editor, importing cases a Moderator; any key may read.
 
 Validation and error messages are the commands' own: both call `review.actions`. Every
 refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
 read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
-nothing there, 409 for a plan that cannot be exported yet, 413 for a body over the upload
+nothing there (or a project the key does not act for), 409 for a plan that cannot be exported yet, 413 for a body over the upload
 limit (a JSON-lines import: over the job's limit, or a line over the upload limit), 422 for
 input that cannot be imported.
 
@@ -18,8 +24,9 @@ Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next`
 the following page (null on the last).
 
 Each subject is a `Router` in its own module, with the schemas its routes use: `documents`,
-`plans`, `imports` (cases and answers), `jobs`, `decisions`, `insights` (and agreement);
-`auth` says who a request is, `errors` how every refusal is answered.
+`plans`, `imports` (cases and answers), `jobs`, `decisions`, `insights` (and agreement),
+`projects` (what a key acts for); `auth` says who a request is and in which project, `errors`
+how every refusal is answered.
 """
 
 from __future__ import annotations
