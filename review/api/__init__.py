@@ -16,9 +16,9 @@ answers needs an Editor, importing cases a Moderator; any key may read.
 Validation and error messages are the commands' own: both call `review.actions`. Every
 refusal answers {"detail": "...", "problems": ["...", ...]}: 400 for a request that cannot be
 read (a NUL in the query), 401 without a valid token, 403 for a role that may not, 404 for
-nothing there (or a project the key does not act for), 409 for a plan that cannot be exported yet, 413 for a body over the upload
-limit (a JSON-lines import: over the job's limit, or a line over the upload limit), 422 for
-input that cannot be imported.
+nothing there (or a project the key does not act for), 409 for a plan that cannot be exported
+yet, 413 for a body over the upload limit (a JSON-lines import: over the job's limit, or a line
+over the upload limit), 422 for input that cannot be imported.
 
 Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next` the URL of
 the following page (null on the last).
