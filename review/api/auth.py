@@ -20,6 +20,7 @@ from review.permissions import (
     can_decide_plans,
     can_read_insights,
     member_projects,
+    role_label,
     token_holder,
 )
 
@@ -79,7 +80,9 @@ class BearerKey(HttpBearer):
             raise Http404(f"there is no project {slug!r} this key acts for")
         request.project = project
         if self.may is not None and not self.may(holder, project):
-            raise PermissionDenied(self.refusal)
+            # Which roles the key acts with: its owner's may be more than its grant names.
+            acts_as = role_label(holder, project)
+            raise PermissionDenied(f"{self.refusal}; this key acts as {acts_as} in {slug!r}")
         return holder
 
 

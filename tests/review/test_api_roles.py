@@ -108,8 +108,14 @@ def test_any_valid_token_reads_plans_and_decisions(role, document_id) -> None:
 def test_the_refusal_names_the_role_that_may(document_id) -> None:
     reader = client_as("reader")
 
-    assert post_cases(reader, document_id).json()["detail"] == "only Moderators import cases"
-    assert post_answers(reader, document_id).json()["detail"] == "only Editors import answers"
+    acts_as = "; this key acts as Reader in 'default'"
+    assert (
+        post_cases(reader, document_id).json()["detail"] == "only Moderators import cases" + acts_as
+    )
+    assert (
+        post_answers(reader, document_id).json()["detail"]
+        == "only Editors import answers" + acts_as
+    )
 
 
 def test_a_role_that_may_not_is_refused_before_its_body_is_judged(document_id) -> None:

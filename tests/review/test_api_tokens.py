@@ -54,7 +54,11 @@ def test_a_token_acts_with_the_roles_its_grant_names_not_all_its_owner_holds(own
     create_token(owner, "moderating", [("default", frozenset({"moderator"}))], key=KEY)
     api = api_client(KEY)
 
-    assert api.post("/api/projects/default/documents").status_code == 403
+    refused = api.post("/api/projects/default/documents")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == (
+        "only Editors push documents; this key acts as Moderator in 'default'"
+    )
     assert post_cases(api, "default").status_code == 200
     assert Case.objects.filter(project__slug="default").count() == 1
 
