@@ -359,3 +359,52 @@ class CommentForm(forms.Form):
 class CommentEditForm(forms.Form):
     text = forms.CharField(label="Comment (Markdown)", widget=forms.Textarea(attrs={"rows": 4}))
     version = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
+# How long a token made on the tokens page lasts, in days (None: until revoked).
+TOKEN_LIFETIMES = ((30, "30 days"), (90, "90 days"), (365, "a year"), (None, "until revoked"))
+
+
+class TokenForm(forms.Form):
+    """A new API token as its owner makes it on /tokens/: a name, how long it lasts, and for
+    each project they work in the roles it may act with there (of those they hold; "Read"
+    alone: reads and decides nothing). `review.actions.tokens` holds it to what they hold."""
+
+    name = forms.CharField(label="Name", max_length=100, help_text="What the token is for.")
+    lifetime = forms.TypedChoiceField(
+        label="Expires after",
+        choices=[("" if days is None else str(days), label) for days, label in TOKEN_LIFETIMES],
+        coerce=lambda value: int(value) if value else None,
+        empty_value=None,
+        initial="90",
+        required=False,
+    )
+
+    def __init__(self, data=None, *, projects=()):
+        """`projects`: (project, the role names its owner holds there), in their order."""
+        super().__init__(data)
+        self.projects = list(projects)
+        for project, held in self.projects:
+            choices = [("reader", "Read")] + [
+                (name, label) for name, label in Roles.NAMES if name in held
+            ]
+            self.fields[f"project_{project.pk}"] = forms.MultipleChoiceField(
+                label=project.name,
+                choices=choices,
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+
+    def project_fields(self):
+        return [self[f"project_{project.pk}"] for project, _ in self.projects]
+
+    def clean(self):
+        cleaned = super().clean()
+        grants = [
+            (project.slug, frozenset(cleaned.get(f"project_{project.pk}") or ()))
+            for project, _ in self.projects
+        ]
+        cleaned["grants"] = [(slug, roles) for slug, roles in grants if roles]
+        if not cleaned["grants"]:
+            raise forms.ValidationError("Tick at least one project the token may act in.")
+        return cleaned

@@ -24,6 +24,7 @@ from review.views import (
     project_admin,
     queues,
     revisions,
+    tokens,
 )
 
 # One project's work, each route under `p/<slug>/` (ProjectFromUrl, in review/middleware.py,
@@ -145,6 +146,10 @@ urlpatterns = [
         name="project-member-remove",
     ),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
+    # A person's own API tokens (staff: everyone's)
+    path("tokens/", tokens.token_list, name="tokens"),
+    path("tokens/new/", tokens.token_new, name="token-new"),
+    path("tokens/<int:pk>/revoke/", tokens.token_revoke, name="token-revoke"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),

@@ -7,6 +7,7 @@ import hashlib
 import secrets
 
 from django.db import transaction
+from django.utils import timezone
 
 from review.models import ApiToken, Project, TokenGrant
 from review.permissions import READER, ROLES, role_names
@@ -37,13 +38,19 @@ def parse_grant(text: str) -> tuple[str, frozenset[str] | None]:
 
 
 def create_token(
-    owner, name: str, grants: list[tuple[str, frozenset[str] | None]] | None = None, key=None
+    owner,
+    name: str,
+    grants: list[tuple[str, frozenset[str] | None]] | None = None,
+    key=None,
+    expires_at=None,
 ) -> tuple[ApiToken, str]:
     """A token named `name` acting for `owner` in the projects `grants` name (slug, roles;
     roles None for the owner's there), or in every project of theirs when `grants` is None;
     and its key, which only its SHA-256 keeps (`key` for a test that must know it). Refused,
     with nothing made, for an inactive owner, a bad name, or a grant beyond what the owner
-    holds."""
+    holds; or one that expires (`expires_at`) before it is made."""
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ActionRefused("the token would have expired already: choose a later expiry")
     if not owner.is_active:
         raise ActionRefused(f"user {owner.username!r} is inactive")
     if not name.strip() or len(name) > ApiToken._meta.get_field("name").max_length:
@@ -54,7 +61,10 @@ def create_token(
     key = key or secrets.token_urlsafe(32)
     with transaction.atomic():
         token = ApiToken.objects.create(
-            user=owner, name=name, key_sha256=hashlib.sha256(key.encode()).hexdigest()
+            user=owner,
+            name=name,
+            key_sha256=hashlib.sha256(key.encode()).hexdigest(),
+            expires_at=expires_at,
         )
         TokenGrant.objects.bulk_create(
             TokenGrant(token=token, project=project, **{role: role in roles for role in ROLES})
@@ -82,3 +92,13 @@ def _granted(owner, grants) -> dict[Project, frozenset[str]]:
     if problems:
         raise ActionRefused("; ".join(problems))
     return wanted
+
+
+def revoke_token(token: ApiToken, actor) -> None:
+    """Revoke `token` for good: its owner may, and staff may revoke anyone's. Revoking a
+    revoked token again changes nothing (the first revocation is what it says)."""
+    if actor.pk != token.user_id and not actor.is_staff:
+        raise ActionRefused("only its owner and staff revoke a token")
+    ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+        revoked_at=timezone.now(), revoked_by=actor
+    )

@@ -10,9 +10,11 @@ from typing import Annotated
 from django.contrib.auth.decorators import login_not_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
+from django.utils import timezone
 from ninja import Path
 from ninja.security import HttpBearer
 
+from review.api.errors import KeyRefused
 from review.models import ApiToken
 from review.permissions import (
     can_decide_answers,
@@ -43,16 +45,23 @@ def without_login(urls: tuple) -> tuple:
 
 def holder_of(key: str):
     """Whom `key` acts as (`review.permissions.token_holder`): its active owner, in the
-    projects and with the roles its grants name; None for no such key."""
+    projects and with the roles its grants name; None for no such key, and `KeyRefused`
+    for one revoked, expired or of an inactive owner."""
     digest = hashlib.sha256(key.encode()).hexdigest()
     found = (
-        ApiToken.objects.select_related("user")
+        ApiToken.objects.select_related("user", "revoked_by")
         .prefetch_related("grants__project")
         .filter(key_sha256=digest)
         .first()
     )
-    if found is None or not found.user.is_active:
+    if found is None:
         return None
+    now = timezone.now()
+    if why := found.refusal(now):
+        raise KeyRefused(why)
+    if not found.user.is_active:
+        raise KeyRefused(f"this key's owner, {found.user.username}, may no longer sign in")
+    found.note_use(now)
     return token_holder(found.user, [(g.project, g.role_names) for g in found.grants.all()])
 
 

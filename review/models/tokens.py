@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 
@@ -17,9 +19,36 @@ class ApiToken(models.Model):
     name = models.CharField(max_length=100)
     key_sha256 = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # None: the key never expires (a command's, by default).
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # Noted at most once a minute (`USE_NOTED_EVERY`), not at every request.
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    USE_NOTED_EVERY = dt.timedelta(minutes=1)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
+
+    def refusal(self, now: dt.datetime) -> str:
+        """Why the key may not be used at `now` ("" when it may): revoked, or expired."""
+        if self.revoked_at is not None:
+            by = f" by {self.revoked_by.username}" if self.revoked_by_id else ""
+            return f"this key was revoked{by} on {self.revoked_at:%Y-%m-%d %H:%M} UTC"
+        if self.expires_at is not None and self.expires_at <= now:
+            return f"this key expired on {self.expires_at:%Y-%m-%d %H:%M} UTC"
+        return ""
+
+    def note_use(self, now: dt.datetime) -> None:
+        if self.last_used_at is None or now - self.last_used_at >= self.USE_NOTED_EVERY:
+            ApiToken.objects.filter(pk=self.pk).update(last_used_at=now)
+            self.last_used_at = now
 
 
 class TokenGrant(Roles):

@@ -16,7 +16,7 @@ from django.utils.encoding import escape_uri_path
 from django.views.decorators.csrf import csrf_exempt
 
 from review.api.auth import holder_of
-from review.api.errors import NOT_AUTHENTICATED
+from review.api.errors import MAKE_ANOTHER, NOT_AUTHENTICATED, KeyRefused
 from review.middleware import refusal
 from review.models import Answer, Case, Document, Job, Plan, Project
 from review.views.projects import home_project
@@ -70,7 +70,10 @@ def moved_api_address(request: HttpRequest, prefix: str, rest: str = "") -> Http
     the API (401 without a valid key, 404 for an item it may not see, or when it acts for
     several projects and none is "Default", so that the address must name one)."""
     scheme, _, key = request.headers.get("Authorization", "").partition(" ")
-    holder = holder_of(key.strip()) if scheme.lower() == "bearer" else None
+    try:
+        holder = holder_of(key.strip()) if scheme.lower() == "bearer" else None
+    except KeyRefused as refused:
+        return refusal(request, 401, f"{refused}: {MAKE_ANOTHER}")
     if holder is None:
         return refusal(request, 401, NOT_AUTHENTICATED)
     request.user = holder

@@ -197,6 +197,10 @@ MATRIX: dict[str, dict[str, dict]] = {
     "api:list_projects": {"GET": with_token(200), "POST": open_to_all(405)},
     # The API's addresses from before projects: to the item's project, as the pages' are.
     "api-moved": {"GET": with_token(302), "POST": with_token(307)},
+    # A person's own API tokens: an empty form is refused; no token 999 is theirs.
+    "tokens": {"GET": everyone(200), "POST": everyone(405)},
+    "token-new": {"GET": everyone(405), "POST": everyone(422)},
+    "token-revoke": {"GET": everyone(405), "POST": everyone(404)},
     # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
     "guidelines": {"GET": everyone(200), "POST": everyone(405)},
     "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
@@ -292,6 +296,7 @@ def url_of(name: str, world: dict) -> str:
         "comments-export": {"kind": "case", "pk": world["case"].pk},
         "comment-edit": {"pk": 999},
         "mention-read": {"pk": 999},
+        "token-revoke": {"pk": 999},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},

@@ -65,6 +65,7 @@ NOT_WALKED = {
     "logout": "signing out ends the walk's session and draws nothing of a review",
     "moved-address": "an old address only redirects to one of the routes walked here",
     "api-moved": "an old API address only redirects to one of the operations walked here",
+    "token-revoke": "revokes one of the person's own API keys: shows nothing of a review",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"
