@@ -58,12 +58,15 @@ def _backend(argv: list[str]) -> str:
 
 BACKEND = _backend(sys.argv[1:])
 if BACKEND == "both":
-    # Each backend in a process of its own: Django is set up once per process.
+    # Each backend in a process of its own: Django is set up once per process. A failed one
+    # fails the run (run.py counts it), after the other has printed its table.
+    failed = False
     for name in ("sqlite", "postgres"):
         print(f"--- {name} ---", flush=True)
         args = [a for a in sys.argv[1:] if not a.startswith("--backend")]
-        subprocess.run([sys.executable, __file__, *args, "--backend", name], check=False)
-    sys.exit(0)
+        child = subprocess.run([sys.executable, __file__, *args, "--backend", name], check=False)
+        failed |= child.returncode != 0
+    sys.exit(1 if failed else 0)
 if BACKEND == "postgres":
     os.environ["DATABASE_URL"] = POSTGRES_URL
 else:
