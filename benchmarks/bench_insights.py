@@ -29,7 +29,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
@@ -39,11 +39,12 @@ from django.test.utils import (  # noqa: E402
     override_settings,
     setup_test_environment,
 )
-from django.urls import include, path  # noqa: E402
+from django.urls import include, path, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from review.models import Answer, Case, Decision, Document, Entry, Plan  # noqa: E402
-from review.models.projects import default_project_id  # noqa: E402
+from review.actions.tokens import create_token  # noqa: E402
+from review.models import Answer, Case, Decision, Document, Entry, Membership, Plan  # noqa: E402
+from review.models.projects import default_project, default_project_id  # noqa: E402
 
 FULL = "--full" in sys.argv
 SMALL = {"entries": 1_000, "cases": 500, "answers": 500, "log": 10_000}
@@ -68,13 +69,14 @@ urlpatterns = [path("__bare__/", bare), path("", include("review.urls"))]
 
 
 def grow(have: dict, want: dict, user: User) -> None:
-    """Add rows until the counts reach `want`."""
+    """Add rows until the counts reach `want`, all in Default."""
     now = timezone.now()
+    project_id = default_project_id()
     while have["entries"] < want["entries"]:
         number = Document.objects.count()
         data = f"document {number}".encode()
         document = Document.objects.create(
-            project_id=default_project_id(),
+            project_id=project_id,
             name=f"doc-{number}.md",
             media_type="markdown",
             data=data,
@@ -84,7 +86,7 @@ def grow(have: dict, want: dict, user: User) -> None:
             extractor_version="1",
         )
         plan = Plan.objects.create(
-            project_id=default_project_id(),
+            project_id=project_id,
             document=document,
             source_sha256=document.sha256,
             extractor_id="bench",
@@ -120,7 +122,7 @@ def grow(have: dict, want: dict, user: User) -> None:
         reason = random.choice(REASONS)
         cases.append(
             Case(
-                project_id=default_project_id(),
+                project_id=project_id,
                 case_id=f"c-{number}",
                 content_text="text",
                 rationale_text="rationale",
@@ -138,7 +140,7 @@ def grow(have: dict, want: dict, user: User) -> None:
         kinds = {kind: random.random() < 0.2 for kind in ("renumbered", "dropped", "backfilled")}
         answers.append(
             Answer(
-                project_id=default_project_id(),
+                project_id=project_id,
                 answer_id=f"a-{number}",
                 question="q",
                 raw_text="t",
@@ -153,6 +155,7 @@ def grow(have: dict, want: dict, user: User) -> None:
     for start in range(have["log"], want["log"], BATCH):
         Decision.objects.bulk_create(
             Decision(
+                project_id=project_id,
                 actor=user,
                 actor_name=user.username,
                 action="entry.accept",
@@ -170,29 +173,46 @@ def measure(client: Client, url: str) -> tuple[float, float, int]:
     (the figures cached until something changes), and the queries of a counting request."""
     cache.clear()
     begun = time.perf_counter()
-    assert client.get(url).status_code == 200, url
+    response = client.get(url)
     cold = (time.perf_counter() - begun) * 1000
+    the_page(response, url)
     times = []
     for _ in range(RUNS):
         begun = time.perf_counter()
-        client.get(url)
+        response = client.get(url)
         times.append(time.perf_counter() - begun)
+        the_page(response, url)
     cache.clear()
     with CaptureQueriesContext(connection) as queries:
-        client.get(url)
+        the_page(client.get(url), url)
     return cold, statistics.median(times) * 1000, len(queries.captured_queries)
+
+
+def the_page(response, url: str):
+    # A redirect (an address from before projects) or a 403 (no role in the project) would
+    # be timed as if it were the page.
+    if response.status_code != 200:
+        raise SystemExit(f"{url} answered {response.status_code}, not the page")
+    return response
 
 
 def run() -> int:
     user = User.objects.create_user("bench")
-    user.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    # Roles are a project's (a group confers none); every row grow() makes is in Default.
+    project = default_project()
+    Membership.objects.create(project=project, user=user, editor=True)
     client = Client()
     client.force_login(user)
+    # A pipeline's key, made as the product makes one, so that it acts for Default.
+    _, key = create_token(user, "bench")
+    pipeline = Client(headers={"Authorization": f"Bearer {key}"})
     have = {"entries": 0, "cases": 0, "answers": 0, "log": 0}
-    urls = [
-        ("bare view", "/__bare__/"),
-        ("/insights/", "/insights/"),
-        ("/insights/?rule=rule:heading", "/insights/?rule=rule:heading"),
+    page = reverse("insights", args=[project.slug])
+    requests = [
+        ("bare view", client, "/__bare__/"),
+        ("insights page", client, page),
+        ("insights page, rule:heading", client, f"{page}?rule=rule:heading"),
+        ("API insights", pipeline, reverse("api:insights", kwargs={"project": project.slug})),
     ]
     figures = {}
     for size, want in (("small", SMALL), ("large", LARGE)):
@@ -200,7 +220,7 @@ def run() -> int:
         grow(have, want, user)
         made = time.perf_counter() - begun
         print(f"{size}: {want} made in {made:.0f} s", flush=True)
-        figures[size] = [measure(client, url) for _, url in urls]
+        figures[size] = [measure(by, url) for _, by, url in requests]
     print(f"database: {connection.vendor}; median of {RUNS} requests")
     header = (
         f"{'request':<30} {'counted ms small':>16} {'large':>8} {'x':>6} "
@@ -208,7 +228,7 @@ def run() -> int:
     )
     print(header)
     print("-" * len(header))
-    for index, (label, _) in enumerate(urls):
+    for index, (label, _, _) in enumerate(requests):
         small_cold, small_warm, small_queries = figures["small"][index]
         large_cold, large_warm, large_queries = figures["large"][index]
         print(

@@ -110,8 +110,16 @@ def seconds(inline: Callable[[], None], as_job: Callable[[], None]) -> tuple[flo
 def log_rows() -> None:
     if Decision.objects.count() >= DECISIONS:
         return
+    # The log is kept per project: the rows are Default's, the project the jobs work in.
+    project_id = default_project_id()
     rows = [
-        Decision(action="accept", object_type="entry", object_id=str(n), actor_name="bench")
+        Decision(
+            project_id=project_id,
+            action="accept",
+            object_type="entry",
+            object_id=str(n),
+            actor_name="bench",
+        )
         for n in range(DECISIONS)
     ]
     Decision.objects.bulk_create(rows, batch_size=2000)

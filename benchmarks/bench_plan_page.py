@@ -72,12 +72,15 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY  # noqa: E402
-from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.contrib.sessions.backends.db import SessionStore  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import override_settings  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from review.adapters.plans import propose_document  # noqa: E402
+from review.models import Membership  # noqa: E402
+from review.models.projects import default_project  # noqa: E402
 
 # Requests at once while warming up, more than gunicorn.conf.py's workers on these machines.
 WARM_UP_REQUESTS = 12
@@ -127,10 +130,14 @@ def chromium() -> str | None:
     return candidate if Path(candidate).is_file() else shutil.which("chromium")
 
 
-def set_up() -> tuple[str, list[tuple[str, int, int, int | None]]]:
+def set_up() -> tuple[str, list[tuple[str, str, int, int | None]]]:
+    """The signed-in editor's session key, and per size its label, its plan page's address,
+    its entries and its rounds at most."""
     call_command("migrate", verbosity=0)
     editor = User.objects.create_user("editor", password="demo")
-    editor.groups.add(Group.objects.get_or_create(name="Editors")[0])
+    # Roles are a project's (a group confers none); the plans below land in Default.
+    project = default_project()
+    Membership.objects.create(project=project, user=editor, editor=True)
     text = DOCUMENT.read_text(encoding="utf-8")
     plans = []
     for label, chars, cap, most in SIZES:
@@ -142,7 +149,8 @@ def set_up() -> tuple[str, list[tuple[str, int, int, int | None]]]:
                 max_segment_chars=cap,
                 actor=editor,
             )
-        plans.append((label, plan.pk, plan.entries.count(), most))
+        url = reverse("plan", args=[plan.project.slug, plan.pk])
+        plans.append((label, url, plan.entries.count(), most))
     session = SessionStore()
     session[SESSION_KEY] = str(editor.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
@@ -183,24 +191,31 @@ def warm_up(base: str, session: str, plans: list) -> None:
     """Every worker answers each page a few times before anything is timed: a worker's first
     answers load templates and code, which a served app has long done."""
 
-    def fetch(pk: int) -> None:
+    def fetch(url: str) -> None:
         request = urllib.request.Request(  # noqa: S310 - our own server
-            f"{base}/plans/{pk}/", headers={"Cookie": f"sessionid={session}"}
+            f"{base}{url}", headers={"Cookie": f"sessionid={session}"}
         )
+        # urlopen follows a redirect and raises for a 403: the page itself, or stop.
         with urllib.request.urlopen(request, timeout=120) as answer:  # noqa: S310
             answer.read()
+            if answer.geturl() != request.full_url:
+                raise SystemExit(f"{url} redirected to {answer.geturl()}, not the page")
 
     with ThreadPoolExecutor(max_workers=WARM_UP_REQUESTS) as pool:
-        for _label, pk, _entries, _most in plans:
-            list(pool.map(fetch, [pk] * WARM_UP_REQUESTS))
+        for _label, url, _entries, _most in plans:
+            list(pool.map(fetch, [url] * WARM_UP_REQUESTS))
 
 
-def measure_once(browser, base: str, session: str, plan_pk: int) -> dict[str, float]:
+def measure_once(browser, base: str, session: str, plan_url: str) -> dict[str, float]:
     context = browser.new_context(base_url=base)
     context.add_cookies([{"name": "sessionid", "value": session, "url": base}])
     page = context.new_page()
     page.set_default_timeout(120_000)
-    page.goto(f"/plans/{plan_pk}/", wait_until="load")
+    answer = page.goto(plan_url, wait_until="load")
+    # goto follows a redirect: what is timed must be the page itself, for its editor.
+    if answer.status != 200 or answer.request.redirected_from is not None:
+        first = answer.request.redirected_from or answer.request
+        raise SystemExit(f"{first.url} answered {answer.status} at {answer.url}, not the page")
     figures = {
         "bytes": page.evaluate("performance.getEntriesByType('navigation')[0].decodedBodySize")
     }
@@ -222,11 +237,27 @@ def _accept_and_undo(page, row_id: str) -> tuple[float, float]:
     """Key to visible and the server's answer for an `a` on the row; then the row put back for
     the next round (the log keeps both rows; it is a fresh database)."""
     page.evaluate(KEY_PROBE, row_id)
-    page.keyboard.press("a")
+    with page.expect_response(_decided("accept")) as accepted:
+        page.keyboard.press("a")
+    _must_be_200(accepted.value)
     key, answer = page.evaluate(KEY_SEEN), page.evaluate(ACCEPT_ANSWER)
-    page.keyboard.press("u")
+    with page.expect_response(_decided("undo")) as undone:
+        page.keyboard.press("u")
+    _must_be_200(undone.value)
     page.evaluate(BACK_TO_PROPOSED, row_id)
     return key, answer
+
+
+def _decided(action: str):
+    return lambda response: (
+        response.request.method == "POST" and response.url.endswith(f"/{action}/")
+    )
+
+
+def _must_be_200(response) -> None:
+    # A refused decision never turns the row, and the wait for it would never end.
+    if response.status != 200:
+        raise SystemExit(f"{response.url} answered {response.status}, not the row")
 
 
 def main() -> int:
@@ -248,9 +279,9 @@ def main() -> int:
             browser = playwright.chromium.launch(
                 executable_path=path, headless=True, args=["--no-sandbox", "--disable-gpu"]
             )
-            for label, plan_pk, entries, most in plans:
+            for label, plan_url, entries, most in plans:
                 times = min(rounds, most or rounds)
-                runs = [measure_once(browser, base, session, plan_pk) for _ in range(times)]
+                runs = [measure_once(browser, base, session, plan_url) for _ in range(times)]
                 medians = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
                 rows.append((label, entries, times, medians))
             browser.close()

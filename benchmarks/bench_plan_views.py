@@ -58,12 +58,15 @@ def _backend(argv: list[str]) -> str:
 
 BACKEND = _backend(sys.argv[1:])
 if BACKEND == "both":
-    # Each backend in a process of its own: Django is set up once per process.
+    # Each backend in a process of its own: Django is set up once per process. A failed one
+    # fails the run (run.py counts it), after the other has printed its table.
+    failed = False
     for name in ("sqlite", "postgres"):
         print(f"--- {name} ---", flush=True)
         args = [a for a in sys.argv[1:] if not a.startswith("--backend")]
-        subprocess.run([sys.executable, __file__, *args, "--backend", name], check=False)
-    sys.exit(0)
+        child = subprocess.run([sys.executable, __file__, *args, "--backend", name], check=False)
+        failed |= child.returncode != 0
+    sys.exit(1 if failed else 0)
 if BACKEND == "postgres":
     os.environ["DATABASE_URL"] = POSTGRES_URL
 else:
@@ -78,18 +81,18 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from django.urls import include, path  # noqa: E402
+from django.urls import include, path, reverse  # noqa: E402
 from server_time import ServerTime  # noqa: E402
 from server_time import timings as _timings  # noqa: E402
 
 from review.adapters.plans import propose_document  # noqa: E402
-from review.models import Entry  # noqa: E402
+from review.models import Entry, Membership  # noqa: E402
 
 
 def bare_ok(request):
@@ -158,16 +161,18 @@ def fresh_postgres() -> bool:
 def set_up():
     call_command("migrate", verbosity=0)
     editor = User.objects.create_user("editor", password="demo")
-    editor.groups.add(Group.objects.get_or_create(name="Editors")[0])
     text = handbook(ENTRIES, DOCUMENT_CHARS)
     plan = propose_document("handbook.md", text.encode(), actor=editor)
+    # Roles are a project's (a group confers none): an editor of the one the plan landed in.
+    Membership.objects.create(project=plan.project, user=editor, editor=True)
     return editor, plan, text
 
 
 def measure(client: Client, rounds: int, plan) -> dict[str, dict]:
     entries = list(Entry.objects.filter(plan=plan).order_by("position"))
     htmx = {"HX-Request": "true"}
-    plan_url = f"/plans/{plan.pk}/"
+    slug = plan.project.slug
+    plan_url = reverse("plan", args=[slug, plan.pk])
 
     def timed(name, call, results):
         _timings.clear()
@@ -182,12 +187,16 @@ def measure(client: Client, rounds: int, plan) -> dict[str, dict]:
 
     results: dict[str, dict] = {}
     for _ in range(5):  # warm caches (templates, URL resolver, SQLite pages)
-        client.get("/bench/ok/")
-        client.get(plan_url)
+        for url in ("/bench/ok/", plan_url):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
     for round_number in range(rounds):
         entry = entries[(round_number * 7) % len(entries)]
         version = Entry.objects.get(pk=entry.pk).version
-        base = f"{plan_url}entries/{entry.pk}/"
+        accept, undo = (
+            reverse("entry-decide", args=[slug, plan.pk, entry.pk, action])
+            for action in ("accept", "undo")
+        )
         # The bare view and the Accept each come right after the plan page, so both meet
         # the same caches (the page's 600 rows push the view's code and rows out of them).
         timed("plan page", lambda: client.get(plan_url), results)
@@ -195,15 +204,15 @@ def measure(client: Client, rounds: int, plan) -> dict[str, dict]:
         client.get(plan_url)
         timed(
             "accept",
-            lambda base=base, version=version: client.post(
-                f"{base}accept/", {"version": version}, headers=htmx
+            lambda accept=accept, version=version: client.post(
+                accept, {"version": version}, headers=htmx
             ),
             results,
         )
         timed(
             "undo",
-            lambda base=base, version=version: client.post(
-                f"{base}undo/", {"version": version + 1}, headers=htmx
+            lambda undo=undo, version=version: client.post(
+                undo, {"version": version + 1}, headers=htmx
             ),
             results,
         )
