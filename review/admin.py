@@ -19,6 +19,7 @@ from review.models import (
     Entry,
     Evidence,
     Plan,
+    SecurityEvent,
     TokenGrant,
 )
 
@@ -179,3 +180,13 @@ class ApiTokenAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return request.user.has_perm("review.delete_apitoken")
+
+
+@admin.register(SecurityEvent)
+class SecurityEventAdmin(ReadOnlyAdmin):
+    """The security log, read only (staff also read it, filtered, on /security/)."""
+
+    list_display = ["at", "kind", "username", "actor", "address", "detail"]
+    list_filter = ["kind"]
+    search_fields = ["username", "detail"]
+    list_select_related = ["actor"]

@@ -12,6 +12,8 @@ class ReviewConfig(AppConfig):
     def ready(self) -> None:
         pre_migrate.connect(_lift_plan_counter_triggers, sender=self)
         post_migrate.connect(_reinstall_counter_triggers, sender=self)
+        # The security log's receivers of the sign-in signals.
+        from review import security  # noqa: F401
 
 
 def _lift_plan_counter_triggers(sender, using, **kwargs) -> None:

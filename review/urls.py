@@ -24,6 +24,7 @@ from review.views import (
     project_admin,
     queues,
     revisions,
+    security_log,
     tokens,
 )
 
@@ -150,6 +151,7 @@ urlpatterns = [
     path("tokens/", tokens.token_list, name="tokens"),
     path("tokens/new/", tokens.token_new, name="token-new"),
     path("tokens/<int:pk>/revoke/", tokens.token_revoke, name="token-revoke"),
+    path("security/", security_log.security_log, name="security-log"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),

@@ -12,6 +12,7 @@ from django.utils import timezone
 from review.models import ApiToken, Project, TokenGrant
 from review.permissions import READER, ROLES, role_names
 from review.refusals import ActionRefused
+from review.security import Kind, record
 
 # A grant's roles, as a command names them ("reader" alone: read, decide nothing).
 GRANTABLE = (*ROLES, READER)
@@ -43,6 +44,7 @@ def create_token(
     grants: list[tuple[str, frozenset[str] | None]] | None = None,
     key=None,
     expires_at=None,
+    request=None,
 ) -> tuple[ApiToken, str]:
     """A token named `name` acting for `owner` in the projects `grants` name (slug, roles;
     roles None for the owner's there), or in every project of theirs when `grants` is None;
@@ -70,6 +72,11 @@ def create_token(
             TokenGrant(token=token, project=project, **{role: role in roles for role in ROLES})
             for project, roles in wanted.items()
         )
+        acts_for = "; ".join(
+            f"{project.slug}: {', '.join(sorted(roles))}" for project, roles in wanted.items()
+        )
+        detail = f"{name!r} ({acts_for})"
+        record(Kind.TOKEN_MADE, owner.username, request=request, detail=detail)
     return token, key
 
 
@@ -94,11 +101,17 @@ def _granted(owner, grants) -> dict[Project, frozenset[str]]:
     return wanted
 
 
-def revoke_token(token: ApiToken, actor) -> None:
+def revoke_token(token: ApiToken, actor, request=None) -> None:
     """Revoke `token` for good: its owner may, and staff may revoke anyone's. Revoking a
     revoked token again changes nothing (the first revocation is what it says)."""
     if actor.pk != token.user_id and not actor.is_staff:
         raise ActionRefused("only its owner and staff revoke a token")
-    ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
-        revoked_at=timezone.now(), revoked_by=actor
-    )
+    with transaction.atomic():
+        revoked = ApiToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(
+            revoked_at=timezone.now(), revoked_by=actor
+        )
+        if revoked:
+            detail = repr(token.name)
+            record(
+                Kind.TOKEN_REVOKED, token.user.username, request=request, actor=actor, detail=detail
+            )

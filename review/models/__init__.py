@@ -33,6 +33,7 @@ from review.models.plans import (
 )
 from review.models.policies import ReviewPolicy
 from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project, Roles
+from review.models.security import SecurityEvent, SecurityLogError
 from review.models.tokens import ApiToken, TokenGrant
 
 __all__ = [
@@ -76,6 +77,8 @@ __all__ = [
     "ReviewPolicy",
     "ReviewerSettings",
     "Roles",
+    "SecurityEvent",
+    "SecurityLogError",
     "TokenGrant",
     "SEARCH_CONFIG",
     "SecondOpinions",

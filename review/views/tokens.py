@@ -53,7 +53,11 @@ def token_new(request: HtmxHttpRequest) -> HttpResponse:
     expires_at = timezone.now() + dt.timedelta(days=days) if days else None
     try:
         token, key = create_token(
-            request.user, form.cleaned_data["name"], form.cleaned_data["grants"], None, expires_at
+            request.user,
+            form.cleaned_data["name"],
+            form.cleaned_data["grants"],
+            expires_at=expires_at,
+            request=request,
         )
     except ActionRefused as refused:
         form.add_error(None, str(refused))
@@ -70,6 +74,6 @@ def token_revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         else ApiToken.objects.filter(user=request.user)
     )
     token = get_object_or_404(tokens, pk=pk)
-    revoke_token(token, request.user)
+    revoke_token(token, request.user, request)
     messages.success(request, f"The token {token.name!r} is revoked: it opens nothing now.")
     return redirect("tokens")

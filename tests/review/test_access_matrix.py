@@ -201,6 +201,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     "tokens": {"GET": everyone(200), "POST": everyone(405)},
     "token-new": {"GET": everyone(405), "POST": everyone(422)},
     "token-revoke": {"GET": everyone(405), "POST": everyone(404)},
+    # The security log: staff's.
+    "security-log": {"GET": only(set(), 200), "POST": everyone(405)},
     # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
     "guidelines": {"GET": everyone(200), "POST": everyone(405)},
     "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
