@@ -168,8 +168,16 @@ MATRIX: dict[str, dict[str, dict]] = {
     # A document's revisions: anyone reads them; Editors upload the next one.
     "revision": {"GET": everyone(200), "POST": everyone(405)},
     "revision-upload": {"GET": everyone(405), "POST": only(EDITORS, 422)},
-    # Signing in and out (Django's own views; no password reset without mail).
+    # Signing in and out, and passwords (Django's own views): an empty form is drawn again
+    # with its errors (200). Anyone may ask for a reset, signed in or not; a link that is no
+    # link draws its page saying so (200).
     "login": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_change": {"GET": everyone(200), "POST": everyone(200)},
+    "password_change_done": {"GET": everyone(200), "POST": everyone(405)},
+    "password_reset": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_reset_done": {"GET": open_to_all(200), "POST": open_to_all(405)},
+    "password_reset_confirm": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_reset_complete": {"GET": open_to_all(200), "POST": open_to_all(405)},
     # Signing out is a POST, and ends at the sign-in page.
     "logout": {"GET": everyone(405), "POST": open_to_all(LOGIN)},
     # The API: a token, not a session. Writes need the role; the method is checked first.
@@ -299,6 +307,7 @@ def url_of(name: str, world: dict) -> str:
         "comment-edit": {"pk": 999},
         "mention-read": {"pk": 999},
         "token-revoke": {"pk": 999},
+        "password_reset_confirm": {"uidb64": "OTk5", "token": "no-such-token"},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
