@@ -14,6 +14,7 @@ from review.views import (
     entries,
     guidelines,
     insights,
+    invitations,
     jobs,
     legacy,
     passwords,
@@ -160,6 +161,11 @@ urlpatterns = [
     path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
     path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
     path(
+        "projects/<slug:slug>/members/invite/",
+        project_admin.member_invite,
+        name="project-member-invite",
+    ),
+    path(
         "projects/<slug:slug>/members/<int:pk>/",
         project_admin.member_roles,
         name="project-member-roles",
@@ -169,6 +175,8 @@ urlpatterns = [
         project_admin.member_remove,
         name="project-member-remove",
     ),
+    # Where a mailed invitation leads: open to anyone holding the link.
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
     # A person's own API tokens (staff: everyone's)
     path("tokens/", tokens.token_list, name="tokens"),

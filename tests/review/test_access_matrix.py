@@ -156,6 +156,10 @@ MATRIX: dict[str, dict[str, dict]] = {
     "project-members": {"GET": only({"lead"}, 200), "POST": everyone(405)},
     "project-member-add": {"GET": everyone(405), "POST": only({"lead"}, 422)},
     "project-member-roles": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    # Leads (and staff) invite by email from the members page: an empty form is refused.
+    "project-member-invite": {"GET": everyone(405), "POST": only({"lead"}, 422)},
+    # An invitation's page is open to whoever holds its link; no invitation has this one.
+    "invitation": {"GET": open_to_all(404), "POST": open_to_all(404)},
     "project-member-remove": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
@@ -316,6 +320,8 @@ def url_of(name: str, world: dict) -> str:
         "policy": {"queue": "cases"},
         "project-members": {"slug": DEFAULT_SLUG},
         "project-member-add": {"slug": DEFAULT_SLUG},
+        "project-member-invite": {"slug": DEFAULT_SLUG},
+        "invitation": {"token": "no-such-invitation"},
         "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
         "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
         "review-next": {"queue": "cases"},
