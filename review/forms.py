@@ -11,6 +11,7 @@ those field errors are added to the form from the action's refusal.
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.forms import UserCreationForm
 from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
@@ -306,6 +307,29 @@ class MemberAddForm(forms.Form):
 
     def roles(self) -> dict[str, bool]:
         return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class InvitationForm(forms.Form):
+    """An address asked into a project, with the roles it will hold there (none: a reader)."""
+
+    email = forms.EmailField(label="Email address")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class InvitedAccountForm(UserCreationForm):
+    """The account someone makes by following an invitation: a username, and a password that
+    Django's validators check against it and the invited address."""
+
+    def __init__(self, *args, email: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The similarity validator compares the password with the account's address too.
+        self.instance.email = email
 
 
 class MemberRolesForm(forms.Form):

@@ -26,7 +26,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 ENVIRONMENTS = ("demo", "production")
 # The "django-insecure-" prefix makes `check --deploy` flag this key wherever it is used.
 DEMO_SECRET_KEY = "django-insecure-grounding-review-demo-key-published-with-the-code"  # noqa: S105
-ONE_YEAR = 365 * 24 * 3600
+ONE_DAY = 24 * 3600
+ONE_YEAR = 365 * ONE_DAY
 
 
 def _env_flag(name: str, default: bool) -> bool:
@@ -45,6 +46,17 @@ def _env_seconds(name: str, default: int, maximum: int) -> int:
     if not value.isdigit() or int(value) > maximum:
         raise ImproperlyConfigured(
             f"{name} must be a whole number of seconds from 0 to {maximum}, not {value!r}."
+        )
+    return int(value)
+
+
+def _env_whole(name: str, default: int, lowest: int, highest: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit() or not lowest <= int(value) <= highest:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number from {lowest} to {highest}, not {value!r}."
         )
     return int(value)
 
@@ -192,6 +204,30 @@ AUTH_PASSWORD_VALIDATORS = (
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
+
+# --- mail: password resets and invitations -------------------------------------------------
+# Production sends through an SMTP server (Django's defaults: localhost:25, no TLS, no login);
+# the demo prints every mail on the console instead, so `make demo` shows the links it sends.
+if PRODUCTION:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip() or "localhost"
+EMAIL_PORT = _env_whole("EMAIL_PORT", 25, 1, 65535)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "").strip()
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_flag("EMAIL_USE_TLS", False)
+# Django waits for ever by default: a mail server that never answers would hold the request
+# (and its worker) as long. Seconds, at least one (0 would not wait at all).
+EMAIL_TIMEOUT = _env_whole("EMAIL_TIMEOUT", 10, 1, 300)
+DEFAULT_FROM_EMAIL = (
+    os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "Grounding Review <webmaster@localhost>"
+)
+# How long an invitation's link may be followed (once); a password reset's link lasts
+# Django's PASSWORD_RESET_TIMEOUT, three days.
+INVITATION_EXPIRY_SECONDS = _env_seconds(
+    "REVIEW_INVITATION_EXPIRY_SECONDS", 7 * ONE_DAY, 90 * ONE_DAY
+)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

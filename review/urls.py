@@ -14,8 +14,10 @@ from review.views import (
     entries,
     guidelines,
     insights,
+    invitations,
     jobs,
     legacy,
+    passwords,
     plan,
     plan_reviews,
     plans,
@@ -117,10 +119,32 @@ project_urlpatterns = [
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Only signing in and out: password reset and change need mail, which is not configured;
-    # staff set passwords in the admin.
+    # Signing in and out, and passwords: Django's own views (review/views/passwords.py adds
+    # the security log), under the names Django's views send each other to.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/change/", passwords.PasswordChange.as_view(), name="password_change"),
+    path(
+        "accounts/password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path("accounts/password/reset/", passwords.PasswordReset.as_view(), name="password_reset"),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        passwords.PasswordResetConfirm.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("api/", without_login(api.urls)),
     # The API's addresses from before projects lead to the same operation in the item's
     # project, or in the key's own (review/views/legacy.py).
@@ -137,6 +161,11 @@ urlpatterns = [
     path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
     path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
     path(
+        "projects/<slug:slug>/members/invite/",
+        project_admin.member_invite,
+        name="project-member-invite",
+    ),
+    path(
         "projects/<slug:slug>/members/<int:pk>/",
         project_admin.member_roles,
         name="project-member-roles",
@@ -146,6 +175,8 @@ urlpatterns = [
         project_admin.member_remove,
         name="project-member-remove",
     ),
+    # Where a mailed invitation leads: open to anyone holding the link.
+    path("invitations/<str:token>/", invitations.invitation, name="invitation"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
     # A person's own API tokens (staff: everyone's)
     path("tokens/", tokens.token_list, name="tokens"),

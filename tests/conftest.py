@@ -119,3 +119,16 @@ def moderator2(sign_in):
 @pytest.fixture
 def curator(sign_in):
     return sign_in("curator", "Curators")
+
+
+@pytest.fixture
+def smtp_server(settings):
+    """A real SMTP server on 127.0.0.1 that keeps what it receives (`.messages`, or
+    `.wait_for(n)`), with Django's mail sent to it over SMTP, as in production."""
+    from tests.builders.mail import smtp_settings, start_server
+
+    controller, inbox = start_server()
+    for name, value in smtp_settings(controller).items():
+        setattr(settings, name, value)
+    yield inbox
+    controller.stop()

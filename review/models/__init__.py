@@ -21,6 +21,7 @@ from review.models.entries import (
     merged_ends,
 )
 from review.models.guidelines import Guideline, GuidelineQuerySet
+from review.models.invitations import Invitation, InvitationQuerySet
 from review.models.jobs import Job, JobOutputPart, JobQuerySet
 from review.models.leases import ConflictMet, Lease, Presence, ReviewerSettings
 from review.models.plans import (
@@ -61,6 +62,8 @@ __all__ = [
     "Guideline",
     "GuidelineQuerySet",
     "InProject",
+    "Invitation",
+    "InvitationQuerySet",
     "Job",
     "JobOutputPart",
     "JobQuerySet",

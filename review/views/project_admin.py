@@ -9,8 +9,10 @@ from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from review.actions.invitations import invite
 from review.actions.projects import (
     ProjectRefused,
     create_project,
@@ -18,7 +20,7 @@ from review.actions.projects import (
     set_membership,
 )
 from review.decisions import ActionRefused
-from review.forms import MemberAddForm, MemberRolesForm, ProjectForm
+from review.forms import InvitationForm, MemberAddForm, MemberRolesForm, ProjectForm
 from review.models import Membership, Project
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -76,6 +78,7 @@ def _members_page(
     *,
     status: int = 200,
     add_form: MemberAddForm | None = None,
+    invite_form: InvitationForm | None = None,
     bound: MemberRolesForm | None = None,
     **outcome,
 ) -> HttpResponse:
@@ -89,6 +92,8 @@ def _members_page(
         "project": project,
         "rows": rows,
         "add_form": add_form or MemberAddForm(),
+        "invite_form": invite_form or InvitationForm(auto_id="invite-%s"),
+        "invitations": project.invitations.pending(timezone.now()).select_related("invited_by"),
         **panel_outcome(request, **outcome),
     }
     return render(request, "review/projects/members.html", context, status=status)
@@ -168,3 +173,25 @@ def member_remove(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
             else reverse("dashboard")
         ),
     )
+
+
+@require_POST
+def member_invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    project = _get_project_for_manager(request, slug)
+    form = InvitationForm(request.POST, auto_id="invite-%s")
+    if not form.is_valid():
+        return _members_page(request, project, status=422, invite_form=form)
+    try:
+        invitation = invite(
+            project,
+            form.cleaned_data["email"],
+            actor=request.user,
+            roles=form.roles(),
+            link_for=lambda token: request.build_absolute_uri(reverse("invitation", args=[token])),
+            request=request,
+        )
+    except ActionRefused as refused:
+        form.add_error(getattr(refused, "field", None), str(refused))
+        return _members_page(request, project, status=422, invite_form=form)
+    messages.success(request, f"An invitation to {project} is mailed to {invitation.email}.")
+    return redirect("project-members", slug=project.slug)

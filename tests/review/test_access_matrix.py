@@ -156,6 +156,10 @@ MATRIX: dict[str, dict[str, dict]] = {
     "project-members": {"GET": only({"lead"}, 200), "POST": everyone(405)},
     "project-member-add": {"GET": everyone(405), "POST": only({"lead"}, 422)},
     "project-member-roles": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    # Leads (and staff) invite by email from the members page: an empty form is refused.
+    "project-member-invite": {"GET": everyone(405), "POST": only({"lead"}, 422)},
+    # An invitation's page is open to whoever holds its link; no invitation has this one.
+    "invitation": {"GET": open_to_all(404), "POST": open_to_all(404)},
     "project-member-remove": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
@@ -168,8 +172,16 @@ MATRIX: dict[str, dict[str, dict]] = {
     # A document's revisions: anyone reads them; Editors upload the next one.
     "revision": {"GET": everyone(200), "POST": everyone(405)},
     "revision-upload": {"GET": everyone(405), "POST": only(EDITORS, 422)},
-    # Signing in and out (Django's own views; no password reset without mail).
+    # Signing in and out, and passwords (Django's own views): an empty form is drawn again
+    # with its errors (200). Anyone may ask for a reset, signed in or not; a link that is no
+    # link draws its page saying so (200).
     "login": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_change": {"GET": everyone(200), "POST": everyone(200)},
+    "password_change_done": {"GET": everyone(200), "POST": everyone(405)},
+    "password_reset": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_reset_done": {"GET": open_to_all(200), "POST": open_to_all(405)},
+    "password_reset_confirm": {"GET": open_to_all(200), "POST": open_to_all(200)},
+    "password_reset_complete": {"GET": open_to_all(200), "POST": open_to_all(405)},
     # Signing out is a POST, and ends at the sign-in page.
     "logout": {"GET": everyone(405), "POST": open_to_all(LOGIN)},
     # The API: a token, not a session. Writes need the role; the method is checked first.
@@ -299,6 +311,7 @@ def url_of(name: str, world: dict) -> str:
         "comment-edit": {"pk": 999},
         "mention-read": {"pk": 999},
         "token-revoke": {"pk": 999},
+        "password_reset_confirm": {"uidb64": "OTk5", "token": "no-such-token"},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
@@ -307,6 +320,8 @@ def url_of(name: str, world: dict) -> str:
         "policy": {"queue": "cases"},
         "project-members": {"slug": DEFAULT_SLUG},
         "project-member-add": {"slug": DEFAULT_SLUG},
+        "project-member-invite": {"slug": DEFAULT_SLUG},
+        "invitation": {"token": "no-such-invitation"},
         "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
         "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
         "review-next": {"queue": "cases"},

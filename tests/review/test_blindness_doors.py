@@ -66,6 +66,8 @@ NOT_WALKED = {
     "moved-address": "an old address only redirects to one of the routes walked here",
     "api-moved": "an old API address only redirects to one of the operations walked here",
     "token-revoke": "revokes one of the person's own API keys: shows nothing of a review",
+    "password_reset_confirm": "a mailed link's page: a password form, nothing of any item",
+    "invitation": "a mailed link's page: a project's name and roles, nothing of any item",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"

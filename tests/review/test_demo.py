@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -22,6 +23,7 @@ from review.models import (
     Entry,
     Evidence,
     Guideline,
+    Invitation,
     Membership,
     Mention,
     Plan,
@@ -48,6 +50,7 @@ MODELS = (
     Guideline,
     Comment,
     Mention,
+    Invitation,
 )
 
 
@@ -145,6 +148,25 @@ def test_the_output_gives_the_address_and_says_which_login_is_which(demo):
     assert "http://127.0.0.1:8000" in demo
     for line in ("editor     Editor", "moderator  Moderator", "reader     Reader"):
         assert line in demo
+
+
+def test_the_demo_mails_one_invitation_whose_link_makes_an_account(mailoutbox, client):
+    run_demo()
+
+    (invitation,) = Invitation.objects.all()
+    (mail,) = mailoutbox
+    link = re.search(r"http://127\.0\.0\.1:8000(/\S+)", mail.body).group(1)
+    password = "a long and good passphrase"
+    data = {"username": "newcomer", "password1": password, "password2": password}
+    joined = client.post(link, data)
+
+    assert (invitation.email, invitation.project.slug, mail.to) == (
+        "newcomer@example.org",
+        "default",
+        ["newcomer@example.org"],
+    )
+    assert joined.status_code == 302
+    assert Membership.objects.get(user__username="newcomer").role_names == {"editor"}
 
 
 def test_running_the_demo_twice_creates_nothing_twice(demo):

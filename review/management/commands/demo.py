@@ -11,7 +11,8 @@ once, so the dashboards have recent decisions to show. The history (`_demo_histo
 the cases queue under double review, some cases in curation, and one plan two editors
 reviewed apart, with one entry they differ on for the curator. The building code has a second
 revision (a changed paragraph, a moved section, a new one and a removed one), with the
-first revision's plan carried onto it.
+first revision's plan carried onto it. The lead has invited newcomer@example.org into the
+building code's project; the demo's console mail backend prints the mail with its link.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
@@ -29,6 +32,7 @@ from review.actions.comments import add_comment
 from review.actions.documents import COMMAND_LINE, propose_document
 from review.actions.guidelines import edit_guidelines
 from review.actions.imports import import_answers, import_cases
+from review.actions.invitations import invite
 from review.actions.projects import create_project, set_membership
 from review.actions.revisions import add_revision
 from review.adapters.documents import sha256_of
@@ -220,6 +224,10 @@ COMMENTS = (
 )
 # The document whose entries the comments discuss: the building code, in its latest revision.
 DISCUSSED = "byggteknisk-brann.md"
+# Someone invited into the building code's project, who has no account yet: the demo's settings
+# print the mail on the console, so its link can be followed to make the account.
+INVITED = "newcomer@example.org"
+INVITED_ROLES = {EDITOR: True}
 # The name migration 0017 gave the project today's data moved into: the demo names it anew,
 # and keeps a name someone chose.
 MIGRATED_NAME = "Default"
@@ -261,6 +269,7 @@ class Command(BaseCommand):
                 )
             for comment in COMMENTS:
                 self.comment(comment, users[comment.by], building, moderation)
+            self.ensure_invitation(building, users["lead"])
         self.show_logins()
 
     def show_logins(self) -> None:
@@ -307,6 +316,21 @@ class Command(BaseCommand):
         roles = {} if demo.role == READER else {demo.role: True}
         set_membership(project, demo.username, actor=actor, roles=roles)
         self.say(True, f"member {demo.username} of {project.slug} ({demo.role})")
+
+    def ensure_invitation(self, project: Project, lead) -> None:
+        pending = project.invitations.pending(timezone.now()).filter(email=INVITED)
+        if pending.exists() or Membership.objects.filter(user__email=INVITED).exists():
+            # Only the mail had the link: the one kept is its hash.
+            self.say(False, f"invitation of {INVITED} to {project.slug} (its link was mailed)")
+            return
+        invite(
+            project,
+            INVITED,
+            actor=lead,
+            roles=INVITED_ROLES,
+            link_for=lambda token: URL + reverse("invitation", args=[token]),
+        )
+        self.say(True, f"invitation of {INVITED} to {project.slug}: its link is in the mail above")
 
     def write_guidelines(self, project: Project, demo: DemoProject, lead) -> None:
         current = Guideline.objects.current_of(project)

@@ -1,0 +1,300 @@
+"""Invitations: a lead (or staff) invites an address into a project with roles from its members
+page; the link arrives by a real SMTP server, works once until it expires, and makes an account
+that is a member with those roles (logged as any membership is) and signs in with its password.
+A signed-in person joins with their account. Anyone else may not invite."""
+
+from __future__ import annotations
+
+import datetime as dt
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from review.models import Decision, Invitation, Membership, SecurityEvent
+from review.models.projects import DEFAULT_SLUG
+from tests.builders.mail import body_of, free_port, the_link
+from tests.builders.users import make_project, member
+
+pytestmark = pytest.mark.django_db
+
+Kind = SecurityEvent.Kind
+PASSWORD = "a long and good passphrase"
+INVITE = reverse("project-member-invite", args=[DEFAULT_SLUG])
+
+
+@pytest.fixture
+def lead(client, django_user_model) -> User:
+    person = django_user_model.objects.create_user("lena", password=PASSWORD)
+    member(person, None, "lead")
+    client.force_login(person)
+    return person
+
+
+def invite(client: Client, email: str = "new@example.org", *roles: str):
+    return client.post(INVITE, {"email": email, **dict.fromkeys(roles, "on")})
+
+
+def link_path(inbox, count: int = 1) -> str:
+    return urlsplit(the_link(inbox.wait_for(count)[-1])).path
+
+
+def make_account(path: str, username: str = "newton", password: str = PASSWORD, client=None):
+    client = client or Client()
+    data = {"username": username, "password1": password, "password2": password}
+    return client.post(path, data)
+
+
+def signs_in(username: str, password: str) -> bool:
+    response = Client().post(reverse("login"), {"username": username, "password": password})
+    return response.status_code == 302
+
+
+def test_an_invited_person_makes_an_account_by_the_mailed_link_and_signs_in_with_it(
+    client, lead, smtp_server
+) -> None:
+    sent = invite(client, "New@Example.ORG", "editor", "curator")
+
+    assert sent.status_code == 302
+    (message,) = smtp_server.wait_for(1)
+    assert message["To"] == "New@example.org"
+    assert "lena invites you" in body_of(message) and "Editor, Curator" in body_of(message)
+    path = urlsplit(the_link(message)).path
+    page = Client().get(path)
+    assert page.status_code == 200 and "Join Default" in page.content.decode()
+
+    joined = make_account(path)
+
+    assert joined.status_code == 302 and joined["Location"] == reverse("dashboard")
+    newton = User.objects.get(username="newton")
+    assert newton.email == "New@example.org"
+    membership = Membership.objects.get(user=newton)
+    assert membership.role_names == {"editor", "curator"}
+    # Made by the one action that makes memberships, in the inviter's name.
+    made = Decision.objects.get(action="membership.add", after__user="newton")
+    assert made.actor == lead
+    assert signs_in("newton", PASSWORD)
+    kinds = SecurityEvent.objects.order_by("pk").values_list("kind", "username", "actor")
+    assert (Kind.INVITED, "New@example.org", lead.pk) in kinds
+    assert (Kind.INVITATION_ACCEPTED, "newton", lead.pk) in kinds
+
+
+def test_the_link_works_once(client, lead, smtp_server) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+    make_account(path)
+
+    again = Client().get(path)
+    second = make_account(path, "intruder")
+
+    assert again.status_code == 410 and "This invitation was used" in again.content.decode()
+    assert second.status_code == 410
+    assert not User.objects.filter(username="intruder").exists()
+
+
+def test_an_expired_link_is_refused_and_says_so(client, lead, smtp_server) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+    Invitation.objects.update(expires_at=timezone.now() - dt.timedelta(minutes=1))
+
+    page = Client().get(path)
+    joined = make_account(path)
+
+    assert page.status_code == 410 and "This invitation expired" in page.content.decode()
+    assert joined.status_code == 410
+    assert not User.objects.filter(username="newton").exists()
+
+
+def test_the_link_expires_after_the_setting_s_seconds(client, lead, smtp_server, settings):
+    settings.INVITATION_EXPIRY_SECONDS = 3600
+    before = timezone.now()
+
+    invite(client)
+
+    expires = Invitation.objects.get().expires_at
+    assert before + dt.timedelta(hours=1) <= expires <= timezone.now() + dt.timedelta(hours=1)
+
+
+def test_a_link_nobody_sent_is_not_found() -> None:
+    response = Client().get(reverse("invitation", args=["made-up-token"]))
+
+    assert (
+        response.status_code == 404 and "No invitation has this link" in response.content.decode()
+    )
+
+
+def test_only_the_token_s_hash_is_kept(client, lead, smtp_server) -> None:
+    invite(client)
+    token = link_path(smtp_server).rstrip("/").rsplit("/", 1)[-1]
+
+    stored = Invitation.objects.get()
+
+    assert token not in str(Invitation.objects.values().get())
+    assert Invitation.objects.with_token(token) == stored
+
+
+def test_someone_signed_in_joins_with_their_own_account(client, lead, smtp_server) -> None:
+    invite(client, "rita@example.org", "moderator")
+    path = link_path(smtp_server)
+    rita = User.objects.create_user("rita", password=PASSWORD)
+    other = make_project("other")
+    member(rita, other)
+    signed_in = Client()
+    signed_in.force_login(rita)
+
+    page = signed_in.get(path)
+    joined = signed_in.post(path)
+
+    assert "Join as rita" in page.content.decode()
+    assert joined.status_code == 302
+    assert Membership.objects.get(user=rita, project__slug=DEFAULT_SLUG).role_names == {"moderator"}
+    assert User.objects.count() == 2
+
+
+def test_a_member_already_there_is_told_so_and_the_link_stays_unused(
+    client, lead, smtp_server
+) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+
+    response = client.post(path)
+
+    assert (
+        response.status_code == 409 and "a member of Default already" in response.content.decode()
+    )
+    assert Invitation.objects.get().accepted_at is None
+
+
+def test_a_lead_may_invite_with_every_role_of_the_project(client, lead, smtp_server) -> None:
+    invite(client, "all@example.org", "lead", "editor", "moderator", "curator")
+    make_account(link_path(smtp_server))
+
+    membership = Membership.objects.get(user__username="newton")
+
+    assert membership.role_names == {"lead", "editor", "moderator", "curator"}
+
+
+def test_a_member_who_is_no_lead_may_not_invite_and_a_non_member_finds_no_project(
+    client, django_user_model, smtp_server
+) -> None:
+    editor = django_user_model.objects.create_user("eddie")
+    member(editor, None, "editor")
+    outsider = django_user_model.objects.create_user("otto")
+    member(outsider, make_project("other"), "lead")
+
+    client.force_login(editor)
+    refused = invite(client, "new@example.org", "lead")
+    client.force_login(outsider)
+    hidden = invite(client, "new@example.org", "lead")
+
+    assert refused.status_code == 403
+    assert hidden.status_code == 404
+    assert not Invitation.objects.exists() and smtp_server.messages == []
+
+
+def test_staff_invite_into_any_project(client, django_user_model, smtp_server) -> None:
+    client.force_login(django_user_model.objects.create_user("stan", is_staff=True))
+
+    assert invite(client).status_code == 302
+    assert smtp_server.wait_for(1)
+
+
+def test_an_invitation_whose_inviter_is_no_longer_a_lead_no_longer_works(
+    client, lead, smtp_server
+) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+    Membership.objects.filter(user=lead).update(lead=False)
+
+    response = make_account(path)
+
+    assert response.status_code == 410 and "can no longer add members" in response.content.decode()
+    assert not User.objects.filter(username="newton").exists()
+
+
+def test_the_password_validators_hold_for_the_new_account(
+    client, lead, smtp_server, settings
+) -> None:
+    settings.AUTH_PASSWORD_VALIDATORS = [
+        {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+        {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    ]
+    invite(client, "newton.apple@example.org")
+    path = link_path(smtp_server)
+
+    short = make_account(path, password="short")
+    like_the_address = make_account(path, password="newton.apple@example")
+
+    assert short.status_code == 422 and "too short" in short.content.decode()
+    assert (
+        like_the_address.status_code == 422 and "too similar" in like_the_address.content.decode()
+    )
+    assert not User.objects.filter(username="newton").exists()
+    assert Invitation.objects.get().accepted_at is None
+
+
+def test_a_second_invitation_of_a_waiting_address_is_refused(client, lead, smtp_server) -> None:
+    invite(client)
+
+    again = invite(client, "NEW@example.org")
+
+    assert again.status_code == 422 and "is waiting already" in again.content.decode()
+    assert Invitation.objects.count() == 1
+
+
+def test_a_mail_that_cannot_be_sent_keeps_no_invitation(client, lead, settings) -> None:
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 2
+
+    response = invite(client)
+
+    assert response.status_code == 422 and "could not be sent" in response.content.decode()
+    assert not Invitation.objects.exists()
+    assert not SecurityEvent.objects.filter(kind=Kind.INVITED).exists()
+
+
+def test_a_hostile_address_and_project_name_are_escaped_on_the_pages(
+    client, lead, smtp_server
+) -> None:
+    hostile = '"<script>alert(1)</script>"@example.org'
+    lead_project = make_project("default")
+    lead_project.name = "<b>Evil</b> & co"
+    lead_project.save()
+
+    assert invite(client, hostile).status_code == 302
+    members = client.get(reverse("project-members", args=[DEFAULT_SLUG])).content.decode()
+    page = Client().get(link_path(smtp_server)).content.decode()
+
+    assert "<script>alert(1)" not in members and "&lt;script&gt;alert(1)" in members
+    assert "<b>Evil</b>" not in page and "&lt;b&gt;Evil&lt;/b&gt; &amp; co" in page
+    # The mail is plain text: the name as written, one line of subject.
+    message = smtp_server.wait_for(1)[0]
+    assert message["Subject"] == "You are invited to <b>Evil</b> & co on Grounding Review"
+
+
+def test_the_forms_refuse_a_post_without_its_csrf_token(lead, smtp_server) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(lead)
+
+    refused = browser.post(INVITE, {"email": "new@example.org"})
+    token = browser.get(reverse("project-members", args=[DEFAULT_SLUG])).cookies["csrftoken"].value
+    sent = browser.post(INVITE, {"email": "new@example.org", "csrfmiddlewaretoken": token})
+    path = link_path(smtp_server)
+    stranger = Client(enforce_csrf_checks=True)
+    unjoined = make_account(path, client=stranger)
+    form_token = stranger.get(path).cookies["csrftoken"].value
+    joined = stranger.post(
+        path,
+        {
+            "username": "newton",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "csrfmiddlewaretoken": form_token,
+        },
+    )
+
+    assert (refused.status_code, sent.status_code) == (403, 302)
+    assert (unjoined.status_code, joined.status_code) == (403, 302)
