@@ -408,3 +408,10 @@ class TokenForm(forms.Form):
         if not cleaned["grants"]:
             raise forms.ValidationError("Tick at least one project the token may act in.")
         return cleaned
+
+
+class LiftLockoutForm(forms.Form):
+    """Which lockout staff lift on /security/lockouts/: an account's, or an address's."""
+
+    of = forms.ChoiceField(choices=[("account", "account"), ("address", "address")])
+    value = forms.CharField(max_length=255)

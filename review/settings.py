@@ -15,6 +15,7 @@ so the demo and the browser tests run under the policy that production sends.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -27,6 +28,7 @@ ENVIRONMENTS = ("demo", "production")
 # The "django-insecure-" prefix makes `check --deploy` flag this key wherever it is used.
 DEMO_SECRET_KEY = "django-insecure-grounding-review-demo-key-published-with-the-code"  # noqa: S105
 ONE_YEAR = 365 * 24 * 3600
+ONE_DAY = 24 * 3600
 
 
 def _env_flag(name: str, default: bool) -> bool:
@@ -38,13 +40,18 @@ def _env_flag(name: str, default: bool) -> bool:
     return value == "1"
 
 
-def _env_seconds(name: str, default: int, maximum: int) -> int:
+def _env_seconds(name: str, default: int, maximum: int, minimum: int = 0) -> int:
+    return _env_count(name, default, minimum, maximum, "seconds")
+
+
+def _env_count(name: str, default: int, minimum: int, maximum: int, unit: str = "") -> int:
     value = os.environ.get(name, "").strip()
     if not value:
         return default
-    if not value.isdigit() or int(value) > maximum:
+    if not value.isdigit() or not minimum <= int(value) <= maximum:
+        of = f" of {unit}" if unit else ""
         raise ImproperlyConfigured(
-            f"{name} must be a whole number of seconds from 0 to {maximum}, not {value!r}."
+            f"{name} must be a whole number{of} from {minimum} to {maximum}, not {value!r}."
         )
     return int(value)
 
@@ -101,6 +108,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "review",
 ]
 
@@ -118,6 +126,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "review.middleware.RefuseNulInForms",
     "review.middleware.ProjectFromUrl",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 if PRODUCTION:
     # Right after SecurityMiddleware, as whitenoise asks, so static files skip the rest.
@@ -188,6 +198,40 @@ AUTH_PASSWORD_VALIDATORS = (
     if PRODUCTION
     else []
 )
+
+# --- Signing in ------------------------------------------------------------------------------
+# django-axes counts failed sign-ins at every door that takes a password (the site's form and
+# the admin's; the API takes keys, never a password) and refuses more, even the right password,
+# for a while: per account, from any address, and per address, for any account.
+AUTHENTICATION_BACKENDS = [
+    # First: it refuses a locked-out account or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = _env_count("REVIEW_SIGN_IN_FAILURE_LIMIT", 5, 1, 1000)
+AXES_COOLOFF_TIME = timedelta(
+    seconds=_env_seconds("REVIEW_SIGN_IN_COOLOFF_SECONDS", 15 * 60, ONE_DAY, minimum=1)
+)
+# A try during a lockout does not push its end back: the page's "until" holds, and someone
+# guessing at an account cannot keep its owner out for ever.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A sign-in does not wipe the count (axes' default, kept on purpose): it would wipe its
+# address's too, so one good account would let its holder guess at others without end.
+AXES_RESET_ON_SUCCESS = False
+# The attempts are rows in the database (axes' own handler), not in the cache: every gunicorn
+# worker sees the same count (the cache here is each process's own memory), a restart does not
+# forget a lockout, staff can list the lockouts in force to lift one, and each test's rows go
+# with its transaction, so no test is locked out by another's failures.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# The address is REMOTE_ADDR, as the security log's (gunicorn sets it behind a proxy it trusts).
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+AXES_LOCKOUT_CALLABLE = "review.views.lockouts.locked_out"
+# The security log records every sign-in and its address already; axes keeps only its counts.
+AXES_DISABLE_ACCESS_LOG = True
+# Lockouts are lifted on /security/lockouts/, which records who lifted them; not in the admin,
+# which would lift them without a trace.
+AXES_ENABLE_ADMIN = False
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"

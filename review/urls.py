@@ -16,6 +16,7 @@ from review.views import (
     insights,
     jobs,
     legacy,
+    lockouts,
     plan,
     plan_reviews,
     plans,
@@ -152,6 +153,8 @@ urlpatterns = [
     path("tokens/new/", tokens.token_new, name="token-new"),
     path("tokens/<int:pk>/revoke/", tokens.token_revoke, name="token-revoke"),
     path("security/", security_log.security_log, name="security-log"),
+    path("security/lockouts/", lockouts.lockout_list, name="lockouts"),
+    path("security/lockouts/lift/", lockouts.lockout_lift, name="lockout-lift"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),
