@@ -415,3 +415,14 @@ class LiftLockoutForm(forms.Form):
 
     of = forms.ChoiceField(choices=[("account", "account"), ("address", "address")])
     value = forms.CharField(max_length=255)
+
+
+class SignOutEverywhereForm(forms.Form):
+    """The person's password, asked again before their other sessions end: it is re-hashed
+    (`review.actions.accounts.sign_out_everywhere`), and a session someone took cannot do it."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
