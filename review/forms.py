@@ -432,3 +432,21 @@ class TokenForm(forms.Form):
         if not cleaned["grants"]:
             raise forms.ValidationError("Tick at least one project the token may act in.")
         return cleaned
+
+
+class LiftLockoutForm(forms.Form):
+    """Which lockout staff lift on /security/lockouts/: an account's, or an address's."""
+
+    of = forms.ChoiceField(choices=[("account", "account"), ("address", "address")])
+    value = forms.CharField(max_length=255)
+
+
+class SignOutEverywhereForm(forms.Form):
+    """The person's password, asked again before their other sessions end: it is re-hashed
+    (`review.actions.accounts.sign_out_everywhere`), and a session someone took cannot do it."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )

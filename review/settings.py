@@ -15,6 +15,7 @@ so the demo and the browser tests run under the policy that production sends.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -39,24 +40,18 @@ def _env_flag(name: str, default: bool) -> bool:
     return value == "1"
 
 
-def _env_seconds(name: str, default: int, maximum: int) -> int:
+def _env_seconds(name: str, default: int, maximum: int, minimum: int = 0) -> int:
+    return _env_count(name, default, minimum, maximum, "seconds")
+
+
+def _env_count(name: str, default: int, minimum: int, maximum: int, unit: str = "") -> int:
     value = os.environ.get(name, "").strip()
     if not value:
         return default
-    if not value.isdigit() or int(value) > maximum:
+    if not value.isdigit() or not minimum <= int(value) <= maximum:
+        of = f" of {unit}" if unit else ""
         raise ImproperlyConfigured(
-            f"{name} must be a whole number of seconds from 0 to {maximum}, not {value!r}."
-        )
-    return int(value)
-
-
-def _env_whole(name: str, default: int, lowest: int, highest: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    if not value.isdigit() or not lowest <= int(value) <= highest:
-        raise ImproperlyConfigured(
-            f"{name} must be a whole number from {lowest} to {highest}, not {value!r}."
+            f"{name} must be a whole number{of} from {minimum} to {maximum}, not {value!r}."
         )
     return int(value)
 
@@ -113,6 +108,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "review",
 ]
 
@@ -130,6 +126,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "review.middleware.RefuseNulInForms",
     "review.middleware.ProjectFromUrl",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 if PRODUCTION:
     # Right after SecurityMiddleware, as whitenoise asks, so static files skip the rest.
@@ -201,6 +199,40 @@ AUTH_PASSWORD_VALIDATORS = (
     else []
 )
 
+# --- Signing in ------------------------------------------------------------------------------
+# django-axes counts failed sign-ins at every door that takes a password (the site's form and
+# the admin's; the API takes keys, never a password) and refuses more, even the right password,
+# for a while: per account, from any address, and per address, for any account.
+AUTHENTICATION_BACKENDS = [
+    # First: it refuses a locked-out account or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_FAILURE_LIMIT = _env_count("REVIEW_SIGN_IN_FAILURE_LIMIT", 5, 1, 1000)
+AXES_COOLOFF_TIME = timedelta(
+    seconds=_env_seconds("REVIEW_SIGN_IN_COOLOFF_SECONDS", 15 * 60, ONE_DAY, minimum=1)
+)
+# A try during a lockout does not push its end back: the page's "until" holds, and someone
+# guessing at an account cannot keep its owner out for ever.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A sign-in does not wipe the count (axes' default, kept on purpose): it would wipe its
+# address's too, so one good account would let its holder guess at others without end.
+AXES_RESET_ON_SUCCESS = False
+# The attempts are rows in the database (axes' own handler), not in the cache: every gunicorn
+# worker sees the same count (the cache here is each process's own memory), a restart does not
+# forget a lockout, staff can list the lockouts in force to lift one, and each test's rows go
+# with its transaction, so no test is locked out by another's failures.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# The address is REMOTE_ADDR, as the security log's (gunicorn sets it behind a proxy it trusts).
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+AXES_LOCKOUT_CALLABLE = "review.views.lockouts.locked_out"
+# The security log records every sign-in and its address already; axes keeps only its counts.
+AXES_DISABLE_ACCESS_LOG = True
+# Lockouts are lifted on /security/lockouts/, which records who lifted them; not in the admin,
+# which would lift them without a trace.
+AXES_ENABLE_ADMIN = False
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
@@ -213,13 +245,13 @@ if PRODUCTION:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip() or "localhost"
-EMAIL_PORT = _env_whole("EMAIL_PORT", 25, 1, 65535)
+EMAIL_PORT = _env_count("EMAIL_PORT", 25, 1, 65535)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "").strip()
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = _env_flag("EMAIL_USE_TLS", False)
 # Django waits for ever by default: a mail server that never answers would hold the request
 # (and its worker) as long. Seconds, at least one (0 would not wait at all).
-EMAIL_TIMEOUT = _env_whole("EMAIL_TIMEOUT", 10, 1, 300)
+EMAIL_TIMEOUT = _env_count("EMAIL_TIMEOUT", 10, 1, 300, "seconds")
 DEFAULT_FROM_EMAIL = (
     os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "Grounding Review <webmaster@localhost>"
 )

@@ -7,6 +7,7 @@ from django.urls import include, path, re_path
 from review.api import api
 from review.api.auth import without_login
 from review.views import (
+    account,
     answers,
     cases,
     comments,
@@ -17,6 +18,7 @@ from review.views import (
     invitations,
     jobs,
     legacy,
+    lockouts,
     passwords,
     plan,
     plan_reviews,
@@ -183,6 +185,11 @@ urlpatterns = [
     path("tokens/new/", tokens.token_new, name="token-new"),
     path("tokens/<int:pk>/revoke/", tokens.token_revoke, name="token-revoke"),
     path("security/", security_log.security_log, name="security-log"),
+    path("security/lockouts/", lockouts.lockout_list, name="lockouts"),
+    path("security/lockouts/lift/", lockouts.lockout_lift, name="lockout-lift"),
+    # A person's own account: signing out everywhere else
+    path("account/", account.account, name="account"),
+    path("account/sign-out-everywhere/", account.sign_out_everywhere, name="sign-out-everywhere"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),

@@ -13,7 +13,7 @@ DOCS = ROOT / "docs"
 # How docs/api.md names an operation: a heading "### GET /api/projects/{project}/plans/{plan_id}".
 OPERATION_HEADING = re.compile(r"^### (GET|POST|PUT|PATCH|DELETE) (/\S+)$", re.MULTILINE)
 # The settings module's own readers of the environment, besides os.environ.get.
-ENV_READERS = {"_env_flag", "_env_seconds", "_env_whole", "_env_required"}
+ENV_READERS = {"_env_flag", "_env_seconds", "_env_count", "_env_required"}
 SETTING_PREFIXES = ("REVIEW_", "INSIGHTS_")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 

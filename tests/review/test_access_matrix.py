@@ -215,6 +215,12 @@ MATRIX: dict[str, dict[str, dict]] = {
     "token-revoke": {"GET": everyone(405), "POST": everyone(404)},
     # The security log: staff's.
     "security-log": {"GET": only(set(), 200), "POST": everyone(405)},
+    # Lockouts of failed sign-ins: staff see them and lift one (an empty form names none).
+    "lockouts": {"GET": only(set(), 200), "POST": everyone(405)},
+    "lockout-lift": {"GET": everyone(405), "POST": only(set(), 422)},
+    # Anyone's own account; signing out everywhere else needs the password (none sent: 422).
+    "account": {"GET": everyone(200), "POST": everyone(405)},
+    "sign-out-everywhere": {"GET": everyone(405), "POST": everyone(422)},
     # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
     "guidelines": {"GET": everyone(200), "POST": everyone(405)},
     "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},

@@ -137,6 +137,9 @@ def test_production_refuses_the_published_demo_key(production):
         ("DJANGO_SECURE_SSL_REDIRECT", "yes", "DJANGO_SECURE_SSL_REDIRECT must be 0 or 1"),
         ("DJANGO_SECURE_HSTS_SECONDS", "-1", "DJANGO_SECURE_HSTS_SECONDS must be a whole number"),
         ("DJANGO_SECURE_HSTS_SECONDS", "99999999999", "from 0 to 63072000"),
+        # A limit of 0 would refuse every sign-in, a cool-off of 0 none.
+        ("REVIEW_SIGN_IN_FAILURE_LIMIT", "0", "must be a whole number from 1 to 1000"),
+        ("REVIEW_SIGN_IN_COOLOFF_SECONDS", "0", "of seconds from 1 to 86400"),
     ],
 )
 def test_a_bad_setting_in_the_environment_is_refused_by_name(production, name, value, message):
