@@ -25,6 +25,7 @@ from review.views import (
     queues,
     revisions,
     security_log,
+    sign_on,
     tokens,
 )
 
@@ -119,7 +120,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # Only signing in and out: password reset and change need mail, which is not configured;
     # staff set passwords in the admin.
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", sign_on.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/", without_login(api.urls)),
     # The API's addresses from before projects lead to the same operation in the item's
@@ -152,6 +153,12 @@ urlpatterns = [
     path("tokens/new/", tokens.token_new, name="token-new"),
     path("tokens/<int:pk>/revoke/", tokens.token_revoke, name="token-revoke"),
     path("security/", security_log.security_log, name="security-log"),
+    # Single sign-on (OpenID Connect; 404 while it is off), and the claim values staff map to
+    # roles in projects.
+    path("sign-on/start/", sign_on.sign_on_start, name="sign-on-start"),
+    path("sign-on/callback/", sign_on.sign_on_callback, name="sign-on-callback"),
+    path("sign-on/roles/", sign_on.claim_roles, name="claim-roles"),
+    path("sign-on/roles/<int:pk>/remove/", sign_on.claim_role_remove, name="claim-role-remove"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),

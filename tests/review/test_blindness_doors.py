@@ -66,6 +66,7 @@ NOT_WALKED = {
     "moved-address": "an old address only redirects to one of the routes walked here",
     "api-moved": "an old API address only redirects to one of the operations walked here",
     "token-revoke": "revokes one of the person's own API keys: shows nothing of a review",
+    "claim-role-remove": "staff's: takes a sign-on mapping away and shows nothing of a review",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"
