@@ -11,12 +11,13 @@ those field errors are added to the form from the action's refusal.
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
 from review.actions.reviews import policy_reasons, policy_rules
-from review.models import Document, Entry, Membership, ReviewPolicy, Roles
+from review.models import Document, Entry, Membership, Project, ReviewPolicy, Roles
 from review.models.projects import default_project_id
 
 
@@ -356,6 +357,39 @@ class MemberRolesForm(forms.Form):
 
     def roles(self) -> dict[str, bool]:
         return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class ClaimRoleForm(forms.Form):
+    """A claim value mapped to roles in one project (no role: a reader there)."""
+
+    claim_value = forms.CharField(
+        label="Claim value",
+        max_length=200,
+        help_text="A value of the provider's roles claim, such as a group's name.",
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    project = forms.ModelChoiceField(label="Project", queryset=Project.objects.all())
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields.update(_role_fields())
+
+    def roles(self) -> dict[str, bool]:
+        return {name: self.cleaned_data[name] for name, _ in Roles.NAMES}
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, saying so when password sign-in is off rather than only that
+    the password was wrong."""
+
+    def get_invalid_login_error(self):
+        if settings.PASSWORD_SIGN_IN:
+            return super().get_invalid_login_error()
+        return forms.ValidationError(
+            f"Password sign-in is off: sign in with {settings.SSO_PROVIDER_NAME}. Only the"
+            " break-glass account signs in here.",
+            code="password_sign_in_off",
+        )
 
 
 class GuidelineForm(forms.Form):

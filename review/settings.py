@@ -56,12 +56,17 @@ def _env_count(name: str, default: int, minimum: int, maximum: int, unit: str = 
     return int(value)
 
 
-def _env_required(name: str, example: str) -> str:
+PRODUCTION_NEEDS_IT = (
+    "With DJANGO_ENV=production the app does not start without it"
+    " (for example {name}={example}); `make demo` runs the local demo instead."
+)
+
+
+def _env_required(name: str, example: str, because: str = PRODUCTION_NEEDS_IT) -> str:
     value = os.environ.get(name, "").strip()
     if not value:
         raise ImproperlyConfigured(
-            f"{name} is not set. With DJANGO_ENV=production the app does not start without it"
-            f" (for example {name}={example}); `make demo` runs the local demo instead."
+            f"{name} is not set. " + because.format(name=name, example=example)
         )
     return value
 
@@ -203,11 +208,6 @@ AUTH_PASSWORD_VALIDATORS = (
 # django-axes counts failed sign-ins at every door that takes a password (the site's form and
 # the admin's; the API takes keys, never a password) and refuses more, even the right password,
 # for a while: per account, from any address, and per address, for any account.
-AUTHENTICATION_BACKENDS = [
-    # First: it refuses a locked-out account or address before any password is checked.
-    "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
-]
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_FAILURE_LIMIT = _env_count("REVIEW_SIGN_IN_FAILURE_LIMIT", 5, 1, 1000)
 AXES_COOLOFF_TIME = timedelta(
@@ -232,6 +232,57 @@ AXES_DISABLE_ACCESS_LOG = True
 # Lockouts are lifted on /security/lockouts/, which records who lifted them; not in the admin,
 # which would lift them without a trace.
 AXES_ENABLE_ADMIN = False
+# Single sign-on by OpenID Connect (mozilla-django-oidc), on when OIDC_RP_CLIENT_ID is set: the
+# provider's endpoints (its /.well-known/openid-configuration lists them) and the client's
+# secret are then required. Password sign-in stays on unless REVIEW_PASSWORD_SIGN_IN=0, which
+# leaves it to one break-glass account, for when the provider is down.
+OIDC_RP_CLIENT_ID = os.environ.get("OIDC_RP_CLIENT_ID", "").strip()
+SSO_ENABLED = bool(OIDC_RP_CLIENT_ID)
+SSO_NEEDS_IT = (
+    "With OIDC_RP_CLIENT_ID set (single sign-on on) the app does not start without it"
+    " (for example {name}={example}; the provider's /.well-known/openid-configuration names"
+    " its endpoints)."
+)
+if SSO_ENABLED:
+    _ID = "https://id.example.org"
+    OIDC_RP_CLIENT_SECRET = _env_required("OIDC_RP_CLIENT_SECRET", "<secret>", SSO_NEEDS_IT)
+    OIDC_OP_AUTHORIZATION_ENDPOINT = _env_required(
+        "OIDC_OP_AUTHORIZATION_ENDPOINT", f"{_ID}/auth", SSO_NEEDS_IT
+    )
+    OIDC_OP_TOKEN_ENDPOINT = _env_required("OIDC_OP_TOKEN_ENDPOINT", f"{_ID}/token", SSO_NEEDS_IT)
+    OIDC_OP_USER_ENDPOINT = _env_required("OIDC_OP_USER_ENDPOINT", f"{_ID}/userinfo", SSO_NEEDS_IT)
+    OIDC_OP_JWKS_ENDPOINT = _env_required("OIDC_OP_JWKS_ENDPOINT", f"{_ID}/jwks", SSO_NEEDS_IT)
+OIDC_RP_SIGN_ALGO = os.environ.get("OIDC_RP_SIGN_ALGO", "").strip() or "RS256"
+OIDC_RP_SCOPES = os.environ.get("OIDC_RP_SCOPES", "").strip() or "openid profile email groups"
+# What the sign-in page's button names the provider.
+SSO_PROVIDER_NAME = os.environ.get("REVIEW_SSO_PROVIDER_NAME", "").strip() or "single sign-on"
+# The claim a new account's username is made from, and the claim whose values staff map to
+# project roles (/sign-on/roles/).
+SSO_USERNAME_CLAIM = os.environ.get("REVIEW_SSO_USERNAME_CLAIM", "").strip() or "preferred_username"
+SSO_ROLES_CLAIM = os.environ.get("REVIEW_SSO_ROLES_CLAIM", "").strip() or "groups"
+PASSWORD_SIGN_IN = _env_flag("REVIEW_PASSWORD_SIGN_IN", True)
+BREAK_GLASS_USERNAME = os.environ.get("REVIEW_BREAK_GLASS_USERNAME", "").strip()
+if not PASSWORD_SIGN_IN and not SSO_ENABLED:
+    raise ImproperlyConfigured(
+        "REVIEW_PASSWORD_SIGN_IN=0 needs single sign-on (OIDC_RP_CLIENT_ID and the provider's"
+        " settings): without either, nobody could sign in."
+    )
+# The provider's own settings are read by mozilla-django-oidc; these are ours for it. PKCE and
+# a nonce bind the provider's answer to the browser that asked; the client authenticates to
+# the token endpoint with HTTP Basic, which every provider must accept (RFC 6749, 2.3.1).
+OIDC_USE_PKCE = True
+OIDC_TOKEN_USE_BASIC_AUTH = True
+OIDC_TIMEOUT = 10
+OIDC_AUTHENTICATION_CALLBACK_URL = "sign-on-callback"
+LOGIN_REDIRECT_URL_FAILURE = "/accounts/login/?sign_on=failed"
+# Axes' first: it refuses a locked-out account or address before any password is checked. The
+# password backend (review.backends.PasswordBackend) refuses every account but the break-glass
+# one when password sign-in is off; the provider's is only there when it is on.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "review.backends.PasswordBackend",
+    *(["review.backends.SignOnBackend"] if SSO_ENABLED else []),
+]
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"

@@ -29,6 +29,7 @@ from review.views import (
     queues,
     revisions,
     security_log,
+    sign_on,
     tokens,
 )
 
@@ -122,8 +123,9 @@ project_urlpatterns = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Signing in and out, and passwords: Django's own views (review/views/passwords.py adds
-    # the security log), under the names Django's views send each other to.
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # the security log; review/views/sign_on.py the single sign-on button), under the names
+    # Django's views send each other to.
+    path("accounts/login/", sign_on.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/change/", passwords.PasswordChange.as_view(), name="password_change"),
     path(
@@ -190,6 +192,12 @@ urlpatterns = [
     # A person's own account: signing out everywhere else
     path("account/", account.account, name="account"),
     path("account/sign-out-everywhere/", account.sign_out_everywhere, name="sign-out-everywhere"),
+    # Single sign-on (OpenID Connect; 404 while it is off), and the claim values staff map to
+    # roles in projects.
+    path("sign-on/start/", sign_on.sign_on_start, name="sign-on-start"),
+    path("sign-on/callback/", sign_on.sign_on_callback, name="sign-on-callback"),
+    path("sign-on/roles/", sign_on.claim_roles, name="claim-roles"),
+    path("sign-on/roles/<int:pk>/remove/", sign_on.claim_role_remove, name="claim-role-remove"),
     # A mention is marked read from the dashboard, outside any project.
     path("mentions/<int:pk>/read/", comments.mention_read, name="mention-read"),
     path("p/<slug:project>/", include(project_urlpatterns)),

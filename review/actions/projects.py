@@ -138,11 +138,48 @@ def remove_membership(membership: Membership, *, actor, expected_version: int) -
         if current is None:
             raise ActionRefused(f"{membership.user} is no longer a member of {membership.project}.")
         ensure_seen(current, expected_version)
-        before = {
-            "user": current.user.username,
-            "project": current.project.slug,
-            **{name: getattr(current, name) for name in ROLE_FIELDS},
-        }
-        return delete_logged(
-            current, actor=actor, action="membership.remove", before=before, after={}
+        return _remove_member(current, actor=actor)
+
+
+def _remove_member(membership: Membership, *, actor) -> Decision:
+    before = {
+        "user": membership.user.username,
+        "project": membership.project.slug,
+        **{name: getattr(membership, name) for name in ROLE_FIELDS},
+    }
+    return delete_logged(
+        membership, actor=actor, action="membership.remove", before=before, after={}
+    )
+
+
+# Who the log names for a change single sign-on made: the person signing in decided nothing.
+SIGN_ON = "single sign-on"
+
+
+def set_membership_by_sign_on(project: Project, user, roles: dict[str, bool] | None):
+    """Make `user`'s place in `project` what their provider's claims give: a member with
+    `roles`, or (None) no member at all. Logged like a manager's change ("membership.add",
+    ".roles", ".remove"), by SIGN_ON; None when nothing changes. No manager is asked: the
+    mappings staff keep (`ClaimRole`) are the authority, and the caller
+    (`review.actions.sign_on.apply_claims`) only passes projects that have some."""
+    with transaction.atomic():
+        membership = (
+            Membership.objects.select_for_update()
+            .select_related("user", "project")
+            .filter(project=project, user=user)
+            .first()
+        )
+        if roles is None:
+            return _remove_member(membership, actor=SIGN_ON) if membership else None
+        held = {name: bool(roles.get(name)) for name in ROLE_FIELDS}
+        if membership is None:
+            return _add_member(project, user, actor=SIGN_ON, roles=held)
+        if all(getattr(membership, name) == value for name, value in held.items()):
+            return None
+        return decide(
+            membership,
+            expected_version=membership.version,
+            actor=SIGN_ON,
+            action="membership.roles",
+            changes=held,
         )

@@ -35,6 +35,7 @@ from review.models.plans import (
 from review.models.policies import ReviewPolicy
 from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project, Roles
 from review.models.security import SecurityEvent, SecurityLogError
+from review.models.sign_on import ClaimRole, SignOnIdentity
 from review.models.tokens import ApiToken, TokenGrant
 
 __all__ = [
@@ -48,6 +49,7 @@ __all__ = [
     "COUNTER_KEYS",
     "Case",
     "CaseFacet",
+    "ClaimRole",
     "Comment",
     "CommentQuerySet",
     "CommentRevision",
@@ -82,6 +84,7 @@ __all__ = [
     "Roles",
     "SecurityEvent",
     "SecurityLogError",
+    "SignOnIdentity",
     "TokenGrant",
     "SEARCH_CONFIG",
     "SecondOpinions",

@@ -221,6 +221,14 @@ MATRIX: dict[str, dict[str, dict]] = {
     # Anyone's own account; signing out everywhere else needs the password (none sent: 422).
     "account": {"GET": everyone(200), "POST": everyone(405)},
     "sign-out-everywhere": {"GET": everyone(405), "POST": everyone(422)},
+    # Single sign-on's two addresses are not found while no provider is configured, as here
+    # (test_sign_on_flow walks them against a real one), to anyone signed in or not.
+    "sign-on-start": {"GET": open_to_all(404), "POST": open_to_all(404)},
+    "sign-on-callback": {"GET": open_to_all(404), "POST": open_to_all(404)},
+    # Staff map claim values to roles (an empty form: 422); mapping 999 is already gone,
+    # which staff are told on the page they are sent back to.
+    "claim-roles": {"GET": only(set(), 200), "POST": only(set(), 422)},
+    "claim-role-remove": {"GET": everyone(405), "POST": only(set(), 302)},
     # Guidelines: everyone reads them, leads edit them; no version 1 is written yet.
     "guidelines": {"GET": everyone(200), "POST": everyone(405)},
     "guidelines-edit": {"GET": only(LEADS, 200), "POST": only(LEADS, 422)},
@@ -318,6 +326,7 @@ def url_of(name: str, world: dict) -> str:
         "mention-read": {"pk": 999},
         "token-revoke": {"pk": 999},
         "password_reset_confirm": {"uidb64": "OTk5", "token": "no-such-token"},
+        "claim-role-remove": {"pk": 999},
         "plan-review-copy": {"pk": world["plan"].pk},
         "plan-curation": {"pk": world["plan"].pk},
         "plan-curate-entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},

@@ -68,6 +68,7 @@ NOT_WALKED = {
     "token-revoke": "revokes one of the person's own API keys: shows nothing of a review",
     "password_reset_confirm": "a mailed link's page: a password form, nothing of any item",
     "invitation": "a mailed link's page: a project's name and roles, nothing of any item",
+    "claim-role-remove": "staff's: takes a sign-on mapping away and shows nothing of a review",
 }
 HTMX = {"HX-Request": "true"}
 LONG_AGO = "2000-01-01T00:00:00+00:00"
