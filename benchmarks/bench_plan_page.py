@@ -153,7 +153,7 @@ def set_up() -> tuple[str, list[tuple[str, str, int, int | None]]]:
         plans.append((label, url, plan.entries.count(), most))
     session = SessionStore()
     session[SESSION_KEY] = str(editor.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "review.backends.PasswordBackend"
     session[HASH_SESSION_KEY] = editor.get_session_auth_hash()
     session.create()
     return session.session_key, plans

@@ -49,7 +49,7 @@ def invitation(request: HtmxHttpRequest, token: str) -> HttpResponse:
             user = accept_with_new_account(
                 found, data["username"], data["password1"], request=request
             )
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="review.backends.PasswordBackend")
     except InvitationGone as gone:
         return _gone(request, str(gone), 410)
     except ActionRefused as refused:

@@ -97,7 +97,7 @@ def _seed(reviewers: int, cases: int) -> list[str]:
         # Signed in without a login request: the test is about Next, not about passwords.
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "review.backends.PasswordBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         keys.append(session.session_key)

@@ -9,6 +9,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
 from review.adapters.plans import path_collisions
@@ -88,9 +89,14 @@ WORKS_IN = {
 }
 
 
+def signing_in():
+    """A sign-in request, as the form's: the lockout counter (django-axes) wants one."""
+    return RequestFactory().post("/accounts/login/")
+
+
 def test_the_demo_users_log_in_with_the_password_demo_each_with_their_role_where_they_work(demo):
     for username, roles in WORKS_IN.items():
-        user = authenticate(username=username, password="demo")
+        user = authenticate(signing_in(), username=username, password="demo")
         assert user is not None, username
         assert not user.is_staff
         for slug in ("default", "moderation"):
@@ -196,7 +202,7 @@ def test_a_second_run_keeps_a_password_someone_changed(demo):
 
     run_demo()
 
-    assert authenticate(username="reader", password="a-new-one") is not None
+    assert authenticate(signing_in(), username="reader", password="a-new-one") is not None
 
 
 def demo_documents():
@@ -355,7 +361,7 @@ def test_every_demo_jsonl_line_is_one_json_object():
 
 
 def test_the_demo_has_a_lead_who_sees_everyone_s_progress_in_both_projects(demo, client):
-    client.force_login(authenticate(username="lead", password="demo"))
+    client.force_login(authenticate(signing_in(), username="lead", password="demo"))
 
     assert client.get("/p/default/progress/").status_code == 200
     assert client.get("/p/moderation/progress/").status_code == 200
@@ -371,7 +377,7 @@ def test_the_history_double_reviews_cases_so_the_people_panel_has_figures(demo):
     assert cases.curation.outcomes.get("still in curation", 0) >= 1
     assert policy_for("cases", project("moderation")).is_double
     assert not policy_for("cases", project("default")).is_double
-    assert authenticate(username="staff", password="demo").is_staff
+    assert authenticate(signing_in(), username="staff", password="demo").is_staff
 
 
 def test_the_demo_has_a_plan_two_editors_reviewed_apart_with_one_entry_for_the_curator(demo):

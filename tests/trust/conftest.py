@@ -43,7 +43,7 @@ for name, group, staff, slug in json.loads('{people}'):
     create_token(user, "trust", key=f"key-{{name}}")
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "review.backends.PasswordBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     sessions[name] = session.session_key
