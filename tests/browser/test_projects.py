@@ -22,9 +22,10 @@ def test_staff_make_a_project_add_an_editor_and_the_editor_switches_to_it(page, 
     page.get_by_role("button", name="Make the project").click()
     page.wait_for_url("**/projects/readmes/members/")
 
-    page.get_by_label("Username").fill("editor")
-    page.get_by_label("Editor").check()
-    page.get_by_role("button", name="Add to Readmes").click()
+    adding = page.get_by_role("region", name="Add a person")
+    adding.get_by_label("Username").fill("editor")
+    adding.get_by_label("Editor").check()
+    adding.get_by_role("button", name="Add to Readmes").click()
     expect(page.get_by_role("row", name="editor")).to_be_visible()
     membership = Membership.objects.get(project__slug="readmes", user__username="editor")
     assert membership.role_names == {"editor"}

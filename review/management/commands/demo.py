@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core.mail import get_connection
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
@@ -329,6 +330,12 @@ class Command(BaseCommand):
             actor=lead,
             roles=INVITED_ROLES,
             link_for=lambda token: URL + reverse("invitation", args=[token]),
+            # On this command's output, whatever mail server the settings name: the demo's
+            # invitee is nobody's address, and a run beside a production-like server (the
+            # trust suite's) has no mail server to send to.
+            mail_connection=get_connection(
+                "django.core.mail.backends.console.EmailBackend", stream=self.stdout
+            ),
         )
         self.say(True, f"invitation of {INVITED} to {project.slug}: its link is in the mail above")
 
