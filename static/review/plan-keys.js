@@ -340,6 +340,20 @@
     }
   });
 
+  // A poll's rows (out of band) may have been read before a decision this page has already
+  // drawn: one older than the row on the page would put the decided entry back as it was,
+  // and the poll's cursor has moved past that decision, so nothing would mend it. One of the
+  // same version is the row already shown: redrawing it would only move the ground under a
+  // key being pressed.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    const shown = event.detail.target;
+    const incoming = event.detail.fragment && event.detail.fragment.firstElementChild;
+    if (!shown || !incoming || !shown.matches(".entry[data-version]")) return;
+    if (Number(incoming.dataset.version) <= Number(shown.dataset.version)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     const download = document.getElementById("download-link");
     if (download) {

@@ -112,6 +112,9 @@ def review_in_own_copy(page, plan, keys: str) -> None:
     )
     page.wait_for_load_state()  # the keys listen once the page's script has run
     expect(page.locator(".review-notice")).to_contain_text("only you see your decisions")
+    # The strip's first poll has come back (it records the visit and takes the lease), so the
+    # page is whole before the first key: as a person sees it, not while it still arrives.
+    expect(page.locator(".presence-who")).not_to_contain_text("Looking for who else is here")
     for key in keys:
         before = page.locator("[class*='state-proposed'][id^='entry-']").count()
         page.keyboard.press(key)
