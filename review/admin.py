@@ -8,6 +8,8 @@ imported, are read-only here; the decision log cannot be added to, changed or de
 from __future__ import annotations
 
 from django.contrib import admin
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from review.models import (
     Answer,
@@ -190,3 +192,10 @@ class SecurityEventAdmin(ReadOnlyAdmin):
     list_filter = ["kind"]
     search_fields = ["username", "detail"]
     list_select_related = ["actor"]
+
+
+# Second factors are enrolled and removed on /account/, which records each in the security log;
+# django-otp's admin would add, change or remove them without a trace (and its QR code page
+# needs a package we do not install).
+admin.site.unregister(TOTPDevice)
+admin.site.unregister(StaticDevice)

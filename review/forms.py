@@ -286,6 +286,21 @@ class ProjectForm(forms.Form):
         widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
     )
     description = forms.CharField(label="Description", required=False, widget=forms.Textarea)
+    require_second_factor = forms.BooleanField(
+        label="Members need a second factor",
+        required=False,
+        help_text="Its pages are only for members who sign in with an authenticator app too.",
+    )
+
+
+class ProjectSecondFactorForm(forms.Form):
+    """Staff's checkbox on a project's members page (projects have no edit page)."""
+
+    require_second_factor = forms.BooleanField(
+        label="Members need a second factor",
+        required=False,
+        help_text="Its pages are only for members who sign in with an authenticator app too.",
+    )
 
 
 def _role_fields() -> dict[str, forms.BooleanField]:
@@ -481,6 +496,34 @@ class SignOutEverywhereForm(forms.Form):
 
     password = forms.CharField(
         label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class SecondFactorCodeForm(forms.Form):
+    """A code from the person's authenticator app (six digits) or one of their recovery codes."""
+
+    code = forms.CharField(
+        label="Code",
+        max_length=16,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "one-time-code",
+                "autocapitalize": "none",
+                "spellcheck": "false",
+                "inputmode": "text",
+            }
+        ),
+    )
+
+
+class RemoveSecondFactorForm(forms.Form):
+    """A current code or the person's password, asked before their second factor is removed:
+    a session someone took cannot remove it."""
+
+    code_or_password = forms.CharField(
+        label="A current code, or your password",
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )

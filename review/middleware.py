@@ -13,17 +13,24 @@ JSON `{"detail", "problems"}` under the API, plain text elsewhere.
 - ProjectFromUrl: not a refusal of the body but of the address: a route under `p/<slug>/`
   works in that project only for its members (and staff); anyone else, and an unknown slug,
   get the same 404.
+- SecondFactorGate: not a refusal but a detour: someone signed in with an authenticator who
+  has not given its code yet is sent to give it, and someone who must have a second factor
+  (REVIEW_REQUIRE_SECOND_FACTOR=1, or a project's requirement on its pages) and has none is
+  sent to enrol, before any other page.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from review.second_factor import BEFORE_SECOND_FACTOR, WHILE_ENROLLING, authenticator_of, must_enrol
 from review.views.projects import project_worked_in
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -136,3 +143,36 @@ class ProjectFromUrl(MiddlewareMixin):
             raise Http404("No such project.")
         request.project = project
         return None
+
+
+class SecondFactorGate(MiddlewareMixin):
+    """The second step of signing in, for every page but those open to anyone (signing in,
+    password resets, invitations), the code page and signing out. The API is not gated: it
+    takes keys, never a session. Static files are served before any middleware runs
+    (whitenoise, or runserver's handler)."""
+
+    # process_view, after ProjectFromUrl's: a project's requirement holds on its pages.
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> HttpResponse | None:
+        user = request.user
+        if not user.is_authenticated or is_api(request) or _open_to_anyone(request, view):
+            return None
+        if getattr(view, BEFORE_SECOND_FACTOR, False):
+            return None
+        if not user.is_verified() and authenticator_of(user) is not None:
+            return redirect_to_login(request.get_full_path(), reverse("second-factor"))
+        if getattr(view, WHILE_ENROLLING, False):
+            return None
+        project = getattr(request, "project", None)
+        if must_enrol(user, project):
+            asks = "This site" if settings.REQUIRE_SECOND_FACTOR else str(project)
+            messages.warning(request, f"{asks} asks for a second factor: enrol an app first.")
+            return redirect("account")
+        return None
+
+
+def _open_to_anyone(request: HttpRequest, view) -> bool:
+    """A page for people not signed in (Django's `login_not_required`), where a code adds
+    nothing. Not the admin's: it marks its views so to check staff itself."""
+    if request.path_info.startswith(reverse("admin:index")):
+        return False
+    return not getattr(view, "login_required", True)

@@ -114,6 +114,9 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "review",
 ]
 
@@ -125,12 +128,16 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Right after Django's, as django-otp asks: `request.user.is_verified()` for the gate below.
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "review.middleware.RefuseNulInForms",
     "review.middleware.ProjectFromUrl",
+    # After ProjectFromUrl, whose project may require a second factor.
+    "review.middleware.SecondFactorGate",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -283,6 +290,15 @@ AUTHENTICATION_BACKENDS = [
     "review.backends.PasswordBackend",
     *(["review.backends.SignOnBackend"] if SSO_ENABLED else []),
 ]
+
+# Two-factor sign-in (django-otp): a code from an authenticator app, or one of ten recovery
+# codes, after the password or single sign-on. Anyone may enrol on /account/; with
+# REVIEW_REQUIRE_SECOND_FACTOR=1 everyone must, and a project can require it of its members.
+REQUIRE_SECOND_FACTOR = _env_flag("REVIEW_REQUIRE_SECOND_FACTOR", False)
+# What an authenticator app names the account it holds a code for.
+OTP_TOTP_ISSUER = "Grounding Review"
+# The admin lists devices without their secrets.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"

@@ -6,6 +6,7 @@ from django.urls import include, path, re_path
 
 from review.api import api
 from review.api.auth import without_login
+from review.second_factor import before_second_factor
 from review.views import (
     account,
     answers,
@@ -28,6 +29,7 @@ from review.views import (
     project_admin,
     queues,
     revisions,
+    second_factor,
     security_log,
     sign_on,
     tokens,
@@ -126,7 +128,9 @@ urlpatterns = [
     # the security log; review/views/sign_on.py the single sign-on button), under the names
     # Django's views send each other to.
     path("accounts/login/", sign_on.SignInView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", before_second_factor(auth_views.LogoutView.as_view()), name="logout"),
+    # The second factor's code, after the password (review/second_factor.py).
+    path("accounts/second-factor/", second_factor.second_factor, name="second-factor"),
     path("accounts/password/change/", passwords.PasswordChange.as_view(), name="password_change"),
     path(
         "accounts/password/change/done/",
@@ -163,6 +167,11 @@ urlpatterns = [
     path("projects/new/", project_admin.project_new, name="project-new"),
     path("projects/insights/", insights.projects_insights, name="projects-insights"),
     path("projects/<slug:slug>/members/", project_admin.project_members, name="project-members"),
+    path(
+        "projects/<slug:slug>/second-factor/",
+        project_admin.project_second_factor,
+        name="project-second-factor",
+    ),
     path("projects/<slug:slug>/members/add/", project_admin.member_add, name="project-member-add"),
     path(
         "projects/<slug:slug>/members/invite/",
@@ -192,6 +201,16 @@ urlpatterns = [
     # A person's own account: signing out everywhere else
     path("account/", account.account, name="account"),
     path("account/sign-out-everywhere/", account.sign_out_everywhere, name="sign-out-everywhere"),
+    # and one's second factor: an authenticator app, enrolled in two steps, and removed.
+    path("account/second-factor/start/", account.second_factor_start, name="second-factor-start"),
+    path(
+        "account/second-factor/confirm/",
+        account.second_factor_confirm,
+        name="second-factor-confirm",
+    ),
+    path(
+        "account/second-factor/remove/", account.second_factor_remove, name="second-factor-remove"
+    ),
     # Single sign-on (OpenID Connect; 404 while it is off), and the claim values staff map to
     # roles in projects.
     path("sign-on/start/", sign_on.sign_on_start, name="sign-on-start"),

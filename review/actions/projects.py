@@ -46,7 +46,9 @@ def check_project(name: str, slug: str) -> None:
         raise ProjectRefused("slug", f"A project with the slug “{slug}” already exists.")
 
 
-def create_project(*, actor, name: str, slug: str, description: str = "") -> Decision:
+def create_project(
+    *, actor, name: str, slug: str, description: str = "", require_second_factor: bool = False
+) -> Decision:
     """Make a project, logged as "project.create". Only staff."""
     if not actor.is_staff:
         raise ActionRefused("Only staff create projects.")
@@ -54,16 +56,45 @@ def create_project(*, actor, name: str, slug: str, description: str = "") -> Dec
     check_project(name, slug)
     try:
         with transaction.atomic():
-            project = Project.objects.create(name=name, slug=slug, description=description)
+            project = Project.objects.create(
+                name=name,
+                slug=slug,
+                description=description,
+                require_second_factor=require_second_factor,
+            )
             return record_made(
                 project,
                 actor=actor,
                 action="project.create",
-                after={"name": name, "slug": slug, "description": description},
+                after={
+                    "name": name,
+                    "slug": slug,
+                    "description": description,
+                    "require_second_factor": require_second_factor,
+                },
             )
     except IntegrityError:
         # Someone made a project with this slug between the check and the INSERT.
         raise ProjectRefused("slug", f"A project with the slug “{slug}” already exists.") from None
+
+
+def require_second_factor(project: Project, required: bool, *, actor) -> Decision:
+    """Say whether the project's pages are only for members signed in with a second factor,
+    logged as "project.second_factor". Only staff: a lead could otherwise lift it. A project
+    has no version (nothing else about it changes after it is made): the last one sent holds."""
+    if not actor.is_staff:
+        raise ActionRefused("Only staff say whether a project requires a second factor.")
+    with transaction.atomic():
+        before = {"require_second_factor": project.require_second_factor}
+        Project.objects.filter(pk=project.pk).update(require_second_factor=required)
+        project.require_second_factor = required
+        return record_made(
+            project,
+            actor=actor,
+            action="project.second_factor",
+            before=before,
+            after={"require_second_factor": required},
+        )
 
 
 def check_manager(project: Project, actor) -> None:

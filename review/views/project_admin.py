@@ -17,10 +17,17 @@ from review.actions.projects import (
     ProjectRefused,
     create_project,
     remove_membership,
+    require_second_factor,
     set_membership,
 )
 from review.decisions import ActionRefused
-from review.forms import InvitationForm, MemberAddForm, MemberRolesForm, ProjectForm
+from review.forms import (
+    InvitationForm,
+    MemberAddForm,
+    MemberRolesForm,
+    ProjectForm,
+    ProjectSecondFactorForm,
+)
 from review.models import Membership, Project
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
@@ -94,6 +101,9 @@ def _members_page(
         "add_form": add_form or MemberAddForm(),
         "invite_form": invite_form or InvitationForm(auto_id="invite-%s"),
         "invitations": project.invitations.pending(timezone.now()).select_related("invited_by"),
+        "second_factor_form": ProjectSecondFactorForm(
+            initial={"require_second_factor": project.require_second_factor}
+        ),
         **panel_outcome(request, **outcome),
     }
     return render(request, "review/projects/members.html", context, status=status)
@@ -194,4 +204,17 @@ def member_invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         form.add_error(getattr(refused, "field", None), str(refused))
         return _members_page(request, project, status=422, invite_form=form)
     messages.success(request, f"An invitation to {project} is mailed to {invitation.email}.")
+    return redirect("project-members", slug=project.slug)
+
+
+@require_POST
+def project_second_factor(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    _refuse_unless_staff(request)
+    project = get_object_or_404(Project, slug=slug)
+    form = ProjectSecondFactorForm(request.POST)
+    form.is_valid()  # a checkbox: absent is "not required"
+    required = form.cleaned_data["require_second_factor"]
+    require_second_factor(project, required, actor=request.user)
+    needs = "need" if required else "no longer need"
+    messages.success(request, f"Members of {project} {needs} a second factor.")
     return redirect("project-members", slug=project.slug)

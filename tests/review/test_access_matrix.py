@@ -221,6 +221,15 @@ MATRIX: dict[str, dict[str, dict]] = {
     # Anyone's own account; signing out everywhere else needs the password (none sent: 422).
     "account": {"GET": everyone(200), "POST": everyone(405)},
     "sign-out-everywhere": {"GET": everyone(405), "POST": everyone(422)},
+    # One's second factor: enrolling starts with a POST and goes back to the account page; a
+    # confirmation or a removal with no code is refused. The code page sends on (to "/")
+    # whoever has no authenticator, as nobody here has.
+    "second-factor": {"GET": everyone(302), "POST": everyone(302)},
+    "second-factor-start": {"GET": everyone(405), "POST": everyone(302)},
+    "second-factor-confirm": {"GET": everyone(405), "POST": everyone(422)},
+    "second-factor-remove": {"GET": everyone(405), "POST": everyone(422)},
+    # Staff say whether a project's members need a second factor (an empty form: not).
+    "project-second-factor": {"GET": everyone(405), "POST": only(set(), 302)},
     # Single sign-on's two addresses are not found while no provider is configured, as here
     # (test_sign_on_flow walks them against a real one), to anyone signed in or not.
     "sign-on-start": {"GET": open_to_all(404), "POST": open_to_all(404)},
@@ -335,6 +344,7 @@ def url_of(name: str, world: dict) -> str:
         "policy": {"queue": "cases"},
         "project-members": {"slug": DEFAULT_SLUG},
         "project-member-add": {"slug": DEFAULT_SLUG},
+        "project-second-factor": {"slug": DEFAULT_SLUG},
         "project-member-invite": {"slug": DEFAULT_SLUG},
         "invitation": {"token": "no-such-invitation"},
         "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
