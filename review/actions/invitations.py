@@ -104,7 +104,9 @@ def accept_invitation(invitation: Invitation, user, *, request=None) -> Membersh
     `user` is a member already (the invitation then stays unused)."""
     with transaction.atomic():
         current = (
-            Invitation.objects.select_for_update()
+            # Only the invitation's row is locked: its inviter may be gone (a nullable join,
+            # which PostgreSQL will not lock).
+            Invitation.objects.select_for_update(of=("self",))
             .select_related("project", "invited_by")
             .get(pk=invitation.pk)
         )

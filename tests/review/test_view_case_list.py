@@ -144,8 +144,8 @@ def test_the_queue_takes_the_same_number_of_queries_for_many_cases(
     for number in range(3):
         make_case(f"c-few-{number}", evidence=(RULE_MATCH, TIMEOUT))
     # The facet counters are the project's own, one query; the address's project and the top
-    # bar's come with the person's memberships.
-    with django_assert_num_queries(6) as few:
+    # bar's come with the person's memberships; one asks whether they have a second factor.
+    with django_assert_num_queries(7) as few:
         client.get("/p/default/cases/")
     for number in range(120):
         make_case(f"c-many-{number}", evidence=(RULE_MATCH, TIMEOUT))
