@@ -111,8 +111,8 @@ def test_the_list_takes_the_same_number_of_queries_for_many_answers(
     for url in urls:
         # The project its address names, the top bar's switcher and the person's roles all
         # come from one query of their memberships; a search on PostgreSQL counts its
-        # matches in one more.
-        with django_assert_max_num_queries(6) as counted:
+        # matches in one more; one asks whether the person has a second factor.
+        with django_assert_max_num_queries(7) as counted:
             client.get(url)
         few[url] = len(counted.captured_queries)
     for number in range(60):
