@@ -21,10 +21,10 @@ from review.permissions import (
     can_decide_cases,
     can_decide_plans,
     can_read_insights,
-    member_projects,
     role_label,
     token_holder,
 )
+from review.views.projects import project_worked_in
 
 # The path parameter every project's operation declares: its value was read, and the project
 # resolved for the token, before the operation ran (`BearerKey`); the operation reads
@@ -84,7 +84,7 @@ class BearerKey(HttpBearer):
         slug = request.resolver_match.kwargs.get("project")
         if slug is None:  # an operation outside any project (the list of them)
             return holder
-        project = next((p for p in member_projects(holder) if p.slug == slug), None)
+        project = project_worked_in(holder, slug)
         if project is None:
             raise Http404(f"there is no project {slug!r} this key acts for")
         request.project = project
