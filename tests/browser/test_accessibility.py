@@ -15,6 +15,7 @@ from review.jobs import start_job
 from review.models import Job, Membership, Project
 from review.models.projects import default_project_id
 from tests.browser.conftest import log_in
+from tests.builders.account_pages import walk_account_pages
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review
@@ -181,3 +182,20 @@ def test_the_curation_pages_have_no_serious_accessibility_violation(page, review
         f"/p/default/answers/{answer.pk}/",
     ]
     assert violations_on(page, paths) == {}
+
+
+def test_the_sign_in_and_account_pages_have_no_serious_accessibility_violation(
+    page, reviewers
+) -> None:
+    """A forgotten password's form and its answer, an invitation's page, the account page
+    (empty, with an authenticator's secret shown, with its recovery codes), the password
+    change form, the tokens page and a token's key shown once, the security log, the
+    lockouts, the roles from single sign-on, and the code asked for at sign-in."""
+    problems: dict[str, list[str]] = {}
+
+    def look(page) -> None:
+        if found := violations(page):
+            problems[page.url] = found
+
+    walk_account_pages(page, look)
+    assert problems == {}

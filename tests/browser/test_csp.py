@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from review.models import Entry
 from tests.browser.conftest import log_in
+from tests.builders.account_pages import walk_account_pages
 from tests.builders.cases_answers import RULE_MATCH, make_answer, make_case, make_source
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.users import member, user_in
@@ -99,3 +100,10 @@ def test_an_inline_style_is_refused_and_reported(page, violations, lead):
     expect(page.locator("main")).not_to_have_css("color", "rgb(255, 0, 0)")
     page.wait_for_function("() => true")  # let the violation event reach the test
     assert any("style-src" in violation for violation in violations), violations
+
+
+def test_the_sign_in_and_account_pages_work_under_the_policy(page, violations) -> None:
+    """Every page of signing in and of one's account, in each state it is drawn in (the
+    walk signs in and enrols an authenticator through the pages, so their scripts ran)."""
+    seen = walk_account_pages(page, lambda page: None)
+    assert len(seen) >= 12 and violations == []

@@ -4,24 +4,12 @@ in again with the password and then a code."""
 
 from __future__ import annotations
 
-import base64
-import time
-
 import pytest
-from django_otp.oath import TOTP
 
 from tests.browser.conftest import log_in
+from tests.builders.authenticator import code_from_secret
 
 pytestmark = pytest.mark.browser
-
-
-def code_from_secret(secret: str, steps_ahead: int = 0) -> str:
-    """What an authenticator app shows for the base32 secret it was given (six digits, every
-    30 seconds); a code is taken once, so the second one is the next step's."""
-    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
-    totp = TOTP(key)
-    totp.time = time.time() + steps_ahead * 30
-    return f"{totp.token():06d}"
 
 
 def test_enrol_on_the_account_page_then_sign_in_with_a_code(page, reviewers) -> None:
