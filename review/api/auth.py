@@ -24,6 +24,7 @@ from review.permissions import (
     role_label,
     token_holder,
 )
+from review.second_factor import must_enrol
 from review.views.projects import project_worked_in
 
 # The path parameter every project's operation declares: its value was read, and the project
@@ -82,11 +83,19 @@ class BearerKey(HttpBearer):
         # The web's helpers (`in_current_project`, ...) read the request's user.
         request.user = holder
         slug = request.resolver_match.kwargs.get("project")
-        if slug is None:  # an operation outside any project (the list of them)
-            return holder
-        project = project_worked_in(holder, slug)
-        if project is None:
+        project = None if slug is None else project_worked_in(holder, slug)
+        if slug is not None and project is None:
             raise Http404(f"there is no project {slug!r} this key acts for")
+        if must_enrol(holder, project):
+            # A key is no way round the second factor the pages ask of its owner.
+            where = "this site" if project is None else repr(slug)
+            raise KeyRefused(
+                f"{where} requires a second factor, and this key's owner, {holder.username},"
+                " has none",
+                remedy="they enrol one on their account page, and the key works again",
+            )
+        if project is None:  # an operation outside any project (the list of them)
+            return holder
         request.project = project
         if self.may is not None and not self.may(holder, project):
             # Which roles the key acts with: its owner's may be more than its grant names.

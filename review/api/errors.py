@@ -12,17 +12,24 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 
 from review.adapters.errors import ImportRefused, PlanNotAdjudicable
 
+MAKE_ANOTHER = "make another on the 'Your API tokens' page or with manage.py create_api_token"
+
 
 class KeyRefused(AuthenticationError):
     """A key that exists but may not be used: revoked, expired, or its owner's account
-    inactive. Answered 401 saying which, so a pipeline's operator knows what to mend."""
+    inactive. Answered 401 saying which, and what mends it (by default, another key), so a
+    pipeline's operator knows what to do."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, remedy: str = MAKE_ANOTHER):
         super().__init__()
-        self.message = message
+        self.message, self.remedy = message, remedy
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def explained(self) -> str:
+        return f"{self.message}: {self.remedy}" if self.remedy else self.message
 
 
 class Refusal(Schema):
@@ -45,7 +52,6 @@ def found(queryset, what: str, pk: int):
     return row
 
 
-MAKE_ANOTHER = "make another on the 'Your API tokens' page or with manage.py create_api_token"
 NOT_AUTHENTICATED = (
     "a valid API key is required: send 'Authorization: Bearer <key>' with a key from "
     "manage.py create_api_token, of an active user"
@@ -68,7 +74,7 @@ Judge = Callable[[Exception], tuple[list[str], int]]
 REFUSALS: dict[type[Exception], Judge] = {
     ImportRefused: lambda error: (error.problems, 422),
     PlanNotAdjudicable: lambda error: (error.problems, 409),
-    KeyRefused: lambda error: ([f"{error}: {MAKE_ANOTHER}"], 401),
+    KeyRefused: lambda error: ([error.explained], 401),
     AuthenticationError: lambda error: ([NOT_AUTHENTICATED], 401),
     PermissionDenied: lambda error: ([str(error)], 403),
     Http404: lambda error: ([str(error) or "not found"], 404),

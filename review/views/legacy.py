@@ -16,7 +16,7 @@ from django.utils.encoding import escape_uri_path
 from django.views.decorators.csrf import csrf_exempt
 
 from review.api.auth import holder_of
-from review.api.errors import MAKE_ANOTHER, NOT_AUTHENTICATED, KeyRefused
+from review.api.errors import NOT_AUTHENTICATED, KeyRefused
 from review.middleware import refusal
 from review.models import Answer, Case, Document, Job, Plan, Project
 from review.views.projects import home_project
@@ -73,7 +73,7 @@ def moved_api_address(request: HttpRequest, prefix: str, rest: str = "") -> Http
     try:
         holder = holder_of(key.strip()) if scheme.lower() == "bearer" else None
     except KeyRefused as refused:
-        return refusal(request, 401, f"{refused}: {MAKE_ANOTHER}")
+        return refusal(request, 401, refused.explained)
     if holder is None:
         return refusal(request, 401, NOT_AUTHENTICATED)
     request.user = holder

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from review.actions.tokens import create_token
-from review.models import Case, Membership
+from review.models import Case, Membership, Project
 from review.permissions import token_holder
 from tests.builders.api import api_client
 from tests.builders.cases_answers import case_line
@@ -201,3 +202,40 @@ def test_an_old_address_leads_nowhere_when_the_key_acts_for_several_and_none_is_
 
     assert response.status_code == 404
     assert "name one, /api/projects/<slug>/" in response.json()["detail"]
+
+
+def test_a_project_that_requires_a_second_factor_refuses_the_key_of_an_owner_with_none(
+    owner,
+) -> None:
+    """The pages would send its owner to enrol first; the key is no way round that, in the
+    project that asks it and only there."""
+    create_token(owner, "everywhere", key=KEY)
+    Project.objects.filter(slug="shop").update(require_second_factor=True)
+    api = api_client(KEY)
+
+    refused = api.get("/api/projects/shop/plans")
+    elsewhere = api.get("/api/projects/default/plans")
+    TOTPDevice.objects.create(user=owner, name="phone", confirmed=False)
+    still_refused = api.get("/api/projects/shop/plans")
+    TOTPDevice.objects.filter(user=owner).update(confirmed=True)
+    enrolled = api.get("/api/projects/shop/plans")
+
+    assert (refused.status_code, still_refused.status_code) == (401, 401)
+    assert refused.json()["detail"] == (
+        "'shop' requires a second factor, and this key's owner, owner, has none:"
+        " they enrol one on their account page, and the key works again"
+    )
+    assert (elsewhere.status_code, enrolled.status_code) == (200, 200)
+
+
+@override_settings(REQUIRE_SECOND_FACTOR=True)
+def test_a_site_that_requires_a_second_factor_refuses_the_key_of_an_owner_with_none(
+    owner,
+) -> None:
+    create_token(owner, "everywhere", key=KEY)
+    api = api_client(KEY)
+
+    refused = api.get("/api/projects")
+
+    assert refused.status_code == 401
+    assert refused.json()["detail"].startswith("this site requires a second factor")
