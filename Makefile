@@ -48,7 +48,7 @@ lint: install
 demo: install
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py demo
-	$(DEMO_ENV) scripts/with_worker.sh $(BIN)/python $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
+	$(DEMO_ENV) scripts/with_demo_provider.sh scripts/with_worker.sh $(BIN)/python $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
 # For deployments: production settings (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and
 # DATABASE_URL must be set; see README.md), static files collected into var/static for

@@ -12,12 +12,14 @@ from django.core.management import call_command
 from django.test import RequestFactory
 
 from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
+from review.actions.sign_on import apply_claims, unmap_claim
 from review.adapters.plans import path_collisions
 from review.management.commands.demo import DEMO_DATA, DOCUMENTS
 from review.models import (
     Answer,
     AnswerReference,
     Case,
+    ClaimRole,
     Comment,
     Decision,
     Document,
@@ -426,3 +428,29 @@ def test_each_projects_insights_page_shows_its_agreement_figures(demo, client, s
     assert queue in people and pair in people
     kappas = people.split("Cohen's κ, first against second reviewer: <strong>")[1:]
     assert len(kappas) == 1 and not kappas[0].startswith("0.00")
+
+
+def test_the_demo_providers_people_get_the_roles_their_groups_are_mapped_to(demo):
+    """What `make demo`'s provider says of ines and omar (sign_on_accounts.json) gives them
+    their roles at their first sign-in, by the mappings staff can edit."""
+    accounts = json.loads((DEMO_DATA / "sign_on_accounts.json").read_text())
+    roles = {}
+    for subject, claims in accounts.items():
+        user = get_user_model().objects.create_user(subject)
+        apply_claims(user, {"sub": subject, **claims})
+        roles[subject] = {m.project.slug: m.role_names for m in user.memberships.all()}
+
+    assert roles == {
+        "ines": {"default": {"editor"}},
+        "omar": {"moderation": {"moderator"}, "default": {"reader"}},
+    }
+
+
+def test_a_group_mapping_staff_removed_is_not_made_again(demo):
+    staff = get_user_model().objects.get(username="staff")
+    unmap_claim(ClaimRole.objects.get(claim_value="building-readers"), actor=staff)
+
+    printed = run_demo()
+
+    assert not ClaimRole.objects.filter(claim_value="building-readers").exists()
+    assert "removed  single sign-on group 'building-readers' in default" in printed

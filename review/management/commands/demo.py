@@ -36,13 +36,16 @@ from review.actions.imports import import_answers, import_cases
 from review.actions.invitations import invite
 from review.actions.projects import create_project, set_membership
 from review.actions.revisions import add_revision
+from review.actions.sign_on import map_claim
 from review.adapters.documents import sha256_of
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
 from review.models import (
     Answer,
     Case,
+    ClaimRole,
     Comment,
+    Decision,
     Document,
     Entry,
     Guideline,
@@ -227,6 +230,14 @@ COMMENTS = (
 DISCUSSED = "byggteknisk-brann.md"
 # Someone invited into the building code's project, who has no account yet: the demo's settings
 # print the mail on the console, so its link can be followed to make the account.
+# The demo provider's groups (demo_data/sign_on_accounts.json: "ines" and "omar", for
+# scripts/with_demo_provider.sh) and the roles staff map them to.
+SIGN_ON_GROUPS = (
+    ("building-reviewers", BUILDING, {EDITOR: True}),
+    ("building-readers", BUILDING, {}),
+    ("trust-and-safety", MODERATION, {MODERATOR: True}),
+)
+
 INVITED = "newcomer@example.org"
 INVITED_ROLES = {EDITOR: True}
 # The name migration 0017 gave the project today's data moved into: the demo names it anew,
@@ -271,6 +282,8 @@ class Command(BaseCommand):
             for comment in COMMENTS:
                 self.comment(comment, users[comment.by], building, moderation)
             self.ensure_invitation(building, users["lead"])
+            for value, slug, roles in SIGN_ON_GROUPS:
+                self.ensure_claim_role(value, projects[slug], roles, users["staff"])
         self.show_logins()
 
     def show_logins(self) -> None:
@@ -317,6 +330,21 @@ class Command(BaseCommand):
         roles = {} if demo.role == READER else {demo.role: True}
         set_membership(project, demo.username, actor=actor, roles=roles)
         self.say(True, f"member {demo.username} of {project.slug} ({demo.role})")
+
+    def ensure_claim_role(self, value: str, project: Project, roles: dict, staff) -> None:
+        what = f"single sign-on group {value!r} in {project.slug}"
+        if ClaimRole.objects.filter(claim_value=value, project=project).exists():
+            self.say(False, what)
+            return
+        removed = Decision.objects.filter(
+            action="claim_role.remove", before__claim_value=value, before__project=project.slug
+        )
+        if removed.exists():
+            # Staff took it away since: as with a changed role, theirs is kept.
+            self.stdout.write(f"removed  {what} (by staff; not made again)")
+            return
+        map_claim(actor=staff, claim_value=value, project=project, roles=roles)
+        self.say(True, what)
 
     def ensure_invitation(self, project: Project, lead) -> None:
         pending = project.invitations.pending(timezone.now()).filter(email=INVITED)
