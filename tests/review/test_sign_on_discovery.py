@@ -10,6 +10,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from django.urls import reverse
 
 from review import sign_on_provider
 from review.sign_on_provider import (
@@ -156,3 +157,22 @@ def test_the_end_session_endpoint_is_named_only_on_the_issuers_origin(
     assert end_session_endpoint() == (address if named else None)
     settings.OIDC_ISSUER = ""
     assert end_session_endpoint() is None
+
+
+@pytest.mark.django_db
+def test_a_password_sign_in_never_asks_the_provider(
+    issuer, settings, client, django_user_model
+) -> None:
+    settings.SSO_ENABLED = True
+    settings.OIDC_RP_CLIENT_ID, settings.OIDC_RP_CLIENT_SECRET = "grounding-review", "s"
+    settings.AUTHENTICATION_BACKENDS = [
+        "review.backends.PasswordBackend",
+        "review.backends.SignOnBackend",
+    ]
+    django_user_model.objects.create_user("ada", password="pw")
+
+    answer = client.post(reverse("login"), {"username": "ada", "password": "pw"})
+    client.get(reverse("dashboard"))
+
+    assert answer.status_code == 302
+    assert issuer.asked == 0
