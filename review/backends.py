@@ -1,13 +1,17 @@
 """The two ways to sign in: a password (Django's own backend, which can be turned off for all
 but one break-glass staff account), and single sign-on through an OpenID Connect provider
 (mozilla-django-oidc's backend, which finds the person by their subject, makes an account
-the first time, and sets their memberships from their claims)."""
+the first time, and sets their memberships from their claims, once their ID token passed the
+checks of OpenID Connect Core 3.1.3.7)."""
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 
+import jwt
+import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
@@ -17,10 +21,16 @@ from mozilla_django_oidc.auth import OIDCAuthenticationBackend
 
 from review.actions.sign_on import apply_claims
 from review.models import SignOnIdentity
+from review.sign_on_provider import ProviderUnavailable, endpoint
+
+logger = logging.getLogger(__name__)
 
 USERNAME_CHARS = get_user_model()._meta.get_field("username").max_length
 # What Django's username validator refuses, each run made one dash.
 NOT_IN_A_USERNAME = re.compile(r"[^\w.@+-]+")
+# How far the provider's clock may be from ours when a token's times (exp, iat, nbf) are
+# checked: a provider a few seconds ahead would otherwise issue tokens "from the future".
+CLOCK_SKEW_SECONDS = 120
 
 
 def password_sign_in_allowed(username: str | None) -> bool:
@@ -64,8 +74,80 @@ def username_from(claims: dict) -> str:
 
 class SignOnBackend(OIDCAuthenticationBackend):
     """mozilla-django-oidc's authorization-code flow (the ID token's signature and nonce,
-    PKCE), with the person found by the provider's subject rather than by email (which
-    neither identifies nor stays), and their memberships set from their claims each time."""
+    PKCE), with the ID token's claims checked too, and the person found by the provider's
+    subject rather than by email (which neither identifies nor stays), and their memberships
+    set from their claims each time."""
+
+    def authenticate(self, request, nonce=None, code_verifier=None):
+        """The provider's answer at the callback, signed in or refused (None: a failed
+        sign-in, in the security log). Django offers a backend only the credentials its
+        signature names, so a password sign-in never comes here, nor waits on the provider.
+        ProviderUnavailable when the provider or its discovery document cannot be had."""
+        # The library reads its endpoints when the backend is made (at every sign-in and
+        # every signed-in request); they are only needed, and discovered, here.
+        self.OIDC_OP_TOKEN_ENDPOINT = endpoint("OIDC_OP_TOKEN_ENDPOINT")
+        self.OIDC_OP_USER_ENDPOINT = endpoint("OIDC_OP_USER_ENDPOINT")
+        self.OIDC_OP_JWKS_ENDPOINT = endpoint("OIDC_OP_JWKS_ENDPOINT")
+        try:
+            return super().authenticate(request, nonce=nonce, code_verifier=code_verifier)
+        except SuspiciousOperation as refused:  # a token the checks refuse
+            logger.warning("Single sign-on refused: %s", refused)
+        except requests.HTTPError as refused:  # an error answer (a code used twice)
+            logger.warning("Single sign-on refused by the provider: %s", refused)
+        except requests.RequestException as error:
+            raise ProviderUnavailable(f"The provider could not be reached: {error}") from error
+        return None
+
+    def _verify_jws(self, payload, key):
+        """The library's check of a token's signature (by the algorithm OIDC_RP_SIGN_ALGO
+        names), with its times allowed CLOCK_SKEW_SECONDS, and refused as a failed sign-in:
+        the library's own decode allows no skew and lets an expired token through as an
+        error of the server."""
+        try:
+            algorithm = jwt.get_unverified_header(payload).get("alg")
+            if algorithm != self.OIDC_RP_SIGN_ALGO:
+                raise SuspiciousOperation(
+                    f"The token is signed with {algorithm!r}, not OIDC_RP_SIGN_ALGO."
+                )
+            return jwt.decode(
+                payload,
+                key,
+                algorithms=[algorithm],
+                leeway=CLOCK_SKEW_SECONDS,
+                options={"verify_aud": False},  # the ID token's audience: check_id_token
+            )
+        except jwt.InvalidTokenError as refused:
+            raise SuspiciousOperation(f"The token is refused: {refused}.") from refused
+
+    def verify_token(self, token, **kwargs):
+        """The library verifies two kinds of token here: the ID token, with the nonce it was
+        asked for, and a signed userinfo, without; the ID token's claims are checked too."""
+        payload = super().verify_token(token, **kwargs)
+        if "nonce" in kwargs:
+            self.check_id_token(payload)
+        return payload
+
+    def check_id_token(self, claims: dict) -> None:
+        """Refuse (SuspiciousOperation) an ID token that OpenID Connect Core 3.1.3.7 says is
+        not ours to accept: from another issuer than OIDC_ISSUER (when it is set), for
+        another client, or without an expiry (whose time `_verify_jws` checked)."""
+        client_id = self.OIDC_RP_CLIENT_ID
+        issuer = settings.OIDC_ISSUER
+        if issuer and claims.get("iss") != issuer:
+            raise SuspiciousOperation(
+                f"The ID token's issuer {claims.get('iss')!r} is not OIDC_ISSUER ({issuer!r})."
+            )
+        audience = claims.get("aud")
+        audiences = [audience] if isinstance(audience, str) else audience
+        if not isinstance(audiences, list) or client_id not in audiences:
+            raise SuspiciousOperation(f"The ID token is for {audience!r}, not {client_id!r}.")
+        # Several audiences: the one it was issued to must be named, and be us.
+        if (len(audiences) > 1 or "azp" in claims) and claims.get("azp") != client_id:
+            raise SuspiciousOperation(
+                f"The ID token was issued to {claims.get('azp')!r}, not {client_id!r}."
+            )
+        if "exp" not in claims:
+            raise SuspiciousOperation("The ID token has no expiry (exp).")
 
     def get_userinfo(self, access_token, id_token, payload):
         """The userinfo endpoint's claims over the ID token's (some providers put groups in

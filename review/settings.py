@@ -125,6 +125,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Between the two: it reads the session, and widens the policy CSPMiddleware then writes.
+    "review.sign_on_provider.SignOutMayReachProvider",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -240,25 +242,42 @@ AXES_DISABLE_ACCESS_LOG = True
 # which would lift them without a trace.
 AXES_ENABLE_ADMIN = False
 # Single sign-on by OpenID Connect (mozilla-django-oidc), on when OIDC_RP_CLIENT_ID is set: the
-# provider's endpoints (its /.well-known/openid-configuration lists them) and the client's
-# secret are then required. Password sign-in stays on unless REVIEW_PASSWORD_SIGN_IN=0, which
-# leaves it to one break-glass account, for when the provider is down.
+# client's secret is then required, and the provider's endpoints: from its discovery document
+# when OIDC_ISSUER is set (review/sign_on_provider.py fetches it at the first sign-in, not here,
+# so the app starts while the provider is down), else all four set by hand. One set by hand wins
+# over the document's. Password sign-in stays on unless REVIEW_PASSWORD_SIGN_IN=0, which leaves
+# it to one break-glass account, for when the provider is down.
 OIDC_RP_CLIENT_ID = os.environ.get("OIDC_RP_CLIENT_ID", "").strip()
 SSO_ENABLED = bool(OIDC_RP_CLIENT_ID)
-SSO_NEEDS_IT = (
-    "With OIDC_RP_CLIENT_ID set (single sign-on on) the app does not start without it"
-    " (for example {name}={example}; the provider's /.well-known/openid-configuration names"
-    " its endpoints)."
-)
+OIDC_ISSUER = os.environ.get("OIDC_ISSUER", "").strip()
+OIDC_OP_AUTHORIZATION_ENDPOINT = os.environ.get("OIDC_OP_AUTHORIZATION_ENDPOINT", "").strip()
+OIDC_OP_TOKEN_ENDPOINT = os.environ.get("OIDC_OP_TOKEN_ENDPOINT", "").strip()
+OIDC_OP_USER_ENDPOINT = os.environ.get("OIDC_OP_USER_ENDPOINT", "").strip()
+OIDC_OP_JWKS_ENDPOINT = os.environ.get("OIDC_OP_JWKS_ENDPOINT", "").strip()
 if SSO_ENABLED:
-    _ID = "https://id.example.org"
-    OIDC_RP_CLIENT_SECRET = _env_required("OIDC_RP_CLIENT_SECRET", "<secret>", SSO_NEEDS_IT)
-    OIDC_OP_AUTHORIZATION_ENDPOINT = _env_required(
-        "OIDC_OP_AUTHORIZATION_ENDPOINT", f"{_ID}/auth", SSO_NEEDS_IT
+    OIDC_RP_CLIENT_SECRET = _env_required(
+        "OIDC_RP_CLIENT_SECRET",
+        "<secret>",
+        "With OIDC_RP_CLIENT_ID set (single sign-on on) the app does not start without it"
+        " (for example {name}={example}).",
     )
-    OIDC_OP_TOKEN_ENDPOINT = _env_required("OIDC_OP_TOKEN_ENDPOINT", f"{_ID}/token", SSO_NEEDS_IT)
-    OIDC_OP_USER_ENDPOINT = _env_required("OIDC_OP_USER_ENDPOINT", f"{_ID}/userinfo", SSO_NEEDS_IT)
-    OIDC_OP_JWKS_ENDPOINT = _env_required("OIDC_OP_JWKS_ENDPOINT", f"{_ID}/jwks", SSO_NEEDS_IT)
+    _unset = [
+        name
+        for name in (
+            "OIDC_OP_AUTHORIZATION_ENDPOINT",
+            "OIDC_OP_TOKEN_ENDPOINT",
+            "OIDC_OP_USER_ENDPOINT",
+            "OIDC_OP_JWKS_ENDPOINT",
+        )
+        if not globals()[name]
+    ]
+    if not OIDC_ISSUER and _unset:
+        raise ImproperlyConfigured(
+            f"OIDC_ISSUER is not set, nor {', '.join(_unset)}. With OIDC_RP_CLIENT_ID set"
+            " (single sign-on on) the app does not start without the provider's issuer (for"
+            " example OIDC_ISSUER=https://id.example.org, whose"
+            " /.well-known/openid-configuration names its endpoints) or all four endpoints."
+        )
 OIDC_RP_SIGN_ALGO = os.environ.get("OIDC_RP_SIGN_ALGO", "").strip() or "RS256"
 OIDC_RP_SCOPES = os.environ.get("OIDC_RP_SCOPES", "").strip() or "openid profile email groups"
 # What the sign-in page's button names the provider.
@@ -280,6 +299,11 @@ if not PASSWORD_SIGN_IN and not SSO_ENABLED:
 OIDC_USE_PKCE = True
 OIDC_TOKEN_USE_BASIC_AUTH = True
 OIDC_TIMEOUT = 10
+# Signing out of the app signs out of the provider too, when its discovery document names an
+# end_session_endpoint (RP-initiated logout): else the next "Sign in with …" would let anyone at
+# that browser straight back in. The ID token is kept in the session for that (id_token_hint).
+SSO_SIGN_OUT_OF_PROVIDER = _env_flag("REVIEW_SSO_SIGN_OUT_OF_PROVIDER", True)
+OIDC_STORE_ID_TOKEN = SSO_SIGN_OUT_OF_PROVIDER
 OIDC_AUTHENTICATION_CALLBACK_URL = "sign-on-callback"
 LOGIN_REDIRECT_URL_FAILURE = "/accounts/login/?sign_on=failed"
 # Axes' first: it refuses a locked-out account or address before any password is checked. The

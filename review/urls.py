@@ -128,7 +128,7 @@ urlpatterns = [
     # the security log; review/views/sign_on.py the single sign-on button), under the names
     # Django's views send each other to.
     path("accounts/login/", sign_on.SignInView.as_view(), name="login"),
-    path("accounts/logout/", before_second_factor(auth_views.LogoutView.as_view()), name="logout"),
+    path("accounts/logout/", before_second_factor(sign_on.SignOutView.as_view()), name="logout"),
     # The second factor's code, after the password (review/second_factor.py).
     path("accounts/second-factor/", second_factor.second_factor, name="second-factor"),
     path("accounts/password/change/", passwords.PasswordChange.as_view(), name="password_change"),

@@ -1,6 +1,7 @@
 """Single sign-on in real Chromium against a real OpenID Connect provider: a person new to
 the app signs in through the provider's own form, arrives with the roles their group maps
-to, works in that project, and finds no door of a project no claim of theirs names."""
+to, works in that project, finds no door of a project no claim of theirs names, and signs
+out of the app and of the provider."""
 
 from __future__ import annotations
 
@@ -17,7 +18,10 @@ from tests.builders.users import make_project
 
 @pytest.fixture
 def provider(live_server, settings, tmp_path):
-    with running_provider(tmp_path, [live_server.url + reverse("sign-on-callback")]) as provider:
+    callback, sign_in_page = (
+        live_server.url + reverse(name) for name in ("sign-on-callback", "login")
+    )
+    with running_provider(tmp_path, [callback], [sign_in_page]) as provider:
         for name, value in provider.app_settings().items():
             setattr(settings, name, value)
         yield provider
@@ -50,3 +54,11 @@ def test_a_newcomer_signs_in_through_the_provider_and_works_where_their_group_sa
     expect(page.get_by_role("heading", level=1, name="brannkode.md")).to_be_visible()
     response = page.goto("/p/moderation/cases/")
     assert response.status == 404
+
+    page.goto("/p/codes/plans/")
+    page.get_by_role("button", name="Log out").click()
+    page.get_by_role("button", name="Yes, sign me out").click()
+
+    page.wait_for_url("**/accounts/login/")
+    page.get_by_role("link", name="Sign in with the test provider").click()
+    expect(page.locator("input[name=login]")).to_be_visible()

@@ -1,23 +1,27 @@
 // A real OpenID Connect provider for the single sign-on tests (node_modules/oidc-provider,
-// the certified provider for Node), on 127.0.0.1. tests/sso/provider.py starts it with:
+// the certified provider for Node), on 127.0.0.1. tests/builders/provider.py starts it with:
 //   OIDC_TEST_PORT           the port to listen on
 //   OIDC_TEST_REDIRECT_URIS  the app's callback addresses, comma-separated
+//   OIDC_TEST_POST_LOGOUT_REDIRECT_URIS  where signing out may send back to, comma-separated
 //   OIDC_TEST_ACCOUNTS       a JSON file {accountId: {preferred_username, email, groups}},
 //                            read at every sign-in, so a test can change someone's groups
 // Its own development sign-in form takes any password; the account is the login typed.
+// Two clients: the app's, and another app's, whose ID tokens the app must refuse.
 import { readFileSync } from 'node:fs';
 
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.OIDC_TEST_PORT);
 const issuer = `http://127.0.0.1:${port}`;
-const client = {
-  client_id: 'grounding-review',
-  client_secret: 'grounding-review-test-secret',
-  redirect_uris: process.env.OIDC_TEST_REDIRECT_URIS.split(','),
+const uris = (name) => (process.env[name] || '').split(',').filter(Boolean);
+const client = (clientId) => ({
+  client_id: clientId,
+  client_secret: `${clientId}-test-secret`,
+  redirect_uris: uris('OIDC_TEST_REDIRECT_URIS'),
+  post_logout_redirect_uris: uris('OIDC_TEST_POST_LOGOUT_REDIRECT_URIS'),
   grant_types: ['authorization_code'],
   response_types: ['code'],
-};
+});
 const scope = 'openid profile email groups';
 
 function accounts() {
@@ -25,7 +29,7 @@ function accounts() {
 }
 
 const provider = new Provider(issuer, {
-  clients: [client],
+  clients: [client('grounding-review'), client('another-app')],
   scopes: scope.split(' '),
   claims: {
     openid: ['sub'],
