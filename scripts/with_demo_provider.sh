@@ -23,6 +23,7 @@ log=$(mktemp)
     cd "$provider_dir" &&
     OIDC_TEST_PORT=$port \
     OIDC_TEST_REDIRECT_URIS="$app/sign-on/callback/,http://localhost:8000/sign-on/callback/" \
+    OIDC_TEST_POST_LOGOUT_REDIRECT_URIS="$app/accounts/login/,http://localhost:8000/accounts/login/" \
     OIDC_TEST_ACCOUNTS="$here/review/demo_data/sign_on_accounts.json" \
     exec node provider.mjs
 ) >"$log" 2>&1 &
@@ -52,10 +53,8 @@ echo "(any password; staff see and change the groups' roles on /sign-on/roles/).
 
 export OIDC_RP_CLIENT_ID=grounding-review
 export OIDC_RP_CLIENT_SECRET=grounding-review-test-secret
-export OIDC_OP_AUTHORIZATION_ENDPOINT=$issuer/auth
-export OIDC_OP_TOKEN_ENDPOINT=$issuer/token
-export OIDC_OP_USER_ENDPOINT=$issuer/me
-export OIDC_OP_JWKS_ENDPOINT=$issuer/jwks
+# The endpoints come from the provider's discovery document.
+export OIDC_ISSUER=$issuer
 export REVIEW_SSO_PROVIDER_NAME="the demo provider"
 # Not exec: the trap stops the provider when the server has gone.
 "$@"
