@@ -1,7 +1,8 @@
 """The security log: who signed in, failed to, was locked out, was invited, gained or lost a
 role by single sign-on, enrolled a second factor, made or revoked an API token; when, and from
 which address. Kept apart from the decision log (it is no decision on an item, and is no
-project's), append-only as that one is, for staff to read."""
+project's), append-only as that one is (in the database too: review.log_triggers), for staff
+to read."""
 
 from __future__ import annotations
 
@@ -47,9 +48,10 @@ class SecurityEvent(models.Model):
     # sign-in) or an account since removed.
     username = models.CharField(max_length=150, blank=True, db_index=True)
     # Who did it, when someone else than `username` did (staff revoking a token, a lead
-    # inviting someone).
+    # inviting someone). Kept, as the decision log keeps who decided: the database refuses
+    # to change a row (review.log_triggers), so it could not forget them either.
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     address = models.GenericIPAddressField(null=True, blank=True)
     detail = models.CharField(max_length=500, blank=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -68,6 +69,36 @@ def test_the_log_is_never_changed_or_emptied() -> None:
     with pytest.raises(SecurityLogError):
         SecurityEvent.objects.all().delete()
     assert SecurityEvent.objects.get().detail == ""
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE review_securityevent SET detail = 'rewritten' WHERE id = %s",
+        "DELETE FROM review_securityevent WHERE id = %s",
+    ],
+    ids=["update", "delete"],
+)
+def test_raw_sql_that_changes_an_event_is_refused_by_the_database(statement) -> None:
+    event = record(Kind.SIGN_IN, "ada")
+    with (
+        pytest.raises(DatabaseError, match="the security log is append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement, [event.pk])
+    assert SecurityEvent.objects.get(pk=event.pk).detail == ""
+
+
+def test_an_account_that_acted_in_the_log_is_kept_not_forgotten() -> None:
+    # Forgetting it would be an UPDATE of the event, which the database refuses.
+    boss = User.objects.create_user("boss", is_staff=True)
+    record(Kind.LOCKOUT_LIFTED, "ada", actor=boss)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        boss.delete()
+
+    assert SecurityEvent.objects.get().actor == boss
 
 
 def test_an_overlong_name_is_recorded_cut_not_refused() -> None:
