@@ -490,6 +490,23 @@ class LiftLockoutForm(forms.Form):
     value = forms.CharField(max_length=255)
 
 
+class ResetSecondFactorForm(forms.Form):
+    """Whose second factor staff reset on /security/second-factors/reset/, and why: the reason
+    is recorded in the security log (whose detail column bounds it)."""
+
+    username = forms.CharField(
+        label="Person",
+        max_length=150,
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        help_text="Recorded in the security log: how the person was found to be who they say.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
 class SignOutEverywhereForm(forms.Form):
     """The person's password, asked again before their other sessions end: it is re-hashed
     (`review.actions.accounts.sign_out_everywhere`), and a session someone took cannot do it."""

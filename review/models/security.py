@@ -38,6 +38,7 @@ class SecurityEvent(models.Model):
         INVITATION_ACCEPTED = "invitation_accepted", "Invitation accepted"
         SSO_ROLES = "sso_roles", "Roles set by single sign-on"
         SECOND_FACTOR = "second_factor", "Second factor"
+        SECOND_FACTOR_RESET = "second_factor_reset", "Second factor reset by staff"
         TOKEN_MADE = "token_made", "API token made"
         TOKEN_REVOKED = "token_revoked", "API token revoked"
         SIGNED_OUT_EVERYWHERE = "signed_out_everywhere", "Signed out everywhere"

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import ipaddress
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from review.models import SecurityEvent
+from review.second_factor import authenticator_of
 from review.views import HtmxHttpRequest
 from review.views.lists import order_keys, shown_page
 
@@ -33,8 +35,20 @@ def security_log(request: HtmxHttpRequest) -> HttpResponse:
         address = filters["address"]
         events = events.filter(address=address) if _an_address(address) else events.none()
     page = shown_page(request, events, KEYS, PER_PAGE)
-    context = {"page": page, "kinds": SecurityEvent.Kind.choices, "filters": filters}
+    context = {
+        "page": page,
+        "kinds": SecurityEvent.Kind.choices,
+        "filters": filters,
+        "reset_for": _with_second_factor(filters["username"]),
+    }
     return render(request, "review/security_log.html", context)
+
+
+def _with_second_factor(username: str) -> str:
+    """`username`, when the log is narrowed to a person who has a second factor (for the link
+    to reset it, where staff look them up); else ""."""
+    person = get_user_model().objects.filter(username=username).first() if username else None
+    return username if person is not None and authenticator_of(person) else ""
 
 
 def _an_address(text: str) -> bool:
