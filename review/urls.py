@@ -189,6 +189,16 @@ urlpatterns = [
         project_admin.member_remove,
         name="project-member-remove",
     ),
+    path(
+        "projects/<slug:slug>/invitations/<int:pk>/withdraw/",
+        project_admin.invitation_withdraw,
+        name="project-invitation-withdraw",
+    ),
+    path(
+        "projects/<slug:slug>/invitations/<int:pk>/resend/",
+        project_admin.invitation_resend,
+        name="project-invitation-resend",
+    ),
     # Where a mailed invitation leads: open to anyone holding the link.
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),

@@ -36,6 +36,8 @@ class SecurityEvent(models.Model):
         PASSWORD_RESET_ASKED = "password_reset_asked", "Password reset asked for"
         INVITED = "invited", "Invited"
         INVITATION_ACCEPTED = "invitation_accepted", "Invitation accepted"
+        INVITATION_WITHDRAWN = "invitation_withdrawn", "Invitation withdrawn"
+        INVITATION_RESENT = "invitation_resent", "Invitation resent"
         SSO_ROLES = "sso_roles", "Roles set by single sign-on"
         SECOND_FACTOR = "second_factor", "Second factor"
         SECOND_FACTOR_RESET = "second_factor_reset", "Second factor reset by staff"
