@@ -142,28 +142,34 @@ def resend_invitation(
     works, and nothing new is kept)."""
     check_manager(invitation.project, actor)
     now = timezone.now()
+    # The rows change first and the mail goes after, outside the transaction: a slow SMTP
+    # server must not hold the database's write lock (SQLite has one for everyone).
     with transaction.atomic():
         old = _pending_locked(invitation, now)
         new, token = _made(old.project, old.email, actor=actor, roles=old.roles, now=now)
         old.withdrawn_at, old.withdrawn_by, old.replaced_by = now, actor, new
         old.save(update_fields=["withdrawn_at", "withdrawn_by", "replaced_by"])
-        try:
-            _mail(new, link_for(token), mail_connection)
-        except (SMTPException, OSError) as failed:
-            # The transaction is undone: the old link goes on working, as if nothing was asked.
-            raise ProjectRefused(
-                "email",
-                f"The mail to {old.email} could not be sent ({failed}); the link sent before"
-                " still works.",
-            ) from None
-        record(
-            Kind.INVITATION_RESENT,
-            new.email,
-            request=request,
-            actor=actor,
-            detail=f"to {new.project.slug} as {new.role_label}, a new link until"
-            f" {new.expires_at:%Y-%m-%d %H:%M} UTC; the one {_sent(old)} no longer works",
-        )
+    try:
+        _mail(new, link_for(token), mail_connection)
+    except (SMTPException, OSError) as failed:
+        with transaction.atomic():
+            # As if nothing was asked: the old link works again, the new one is gone.
+            old.withdrawn_at = old.withdrawn_by = old.replaced_by = None
+            old.save(update_fields=["withdrawn_at", "withdrawn_by", "replaced_by"])
+            new.delete()
+        raise ProjectRefused(
+            "email",
+            f"The mail to {old.email} could not be sent ({failed}); the link sent before"
+            " still works.",
+        ) from None
+    record(
+        Kind.INVITATION_RESENT,
+        new.email,
+        request=request,
+        actor=actor,
+        detail=f"to {new.project.slug} as {new.role_label}, a new link until"
+        f" {new.expires_at:%Y-%m-%d %H:%M} UTC; the one {_sent(old)} no longer works",
+    )
     return new
 
 
