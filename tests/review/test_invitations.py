@@ -448,3 +448,28 @@ def test_withdrawing_refuses_a_post_without_its_csrf_token(lead, smtp_server) ->
     withdrawn = browser.post(url, {"csrfmiddlewaretoken": token})
 
     assert (refused.status_code, withdrawn.status_code) == (403, 302)
+
+
+def test_the_waiting_list_and_the_link_s_refusal_agree_in_every_state(django_user_model) -> None:
+    project, now = make_project(DEFAULT_SLUG), timezone.now()
+    hour = dt.timedelta(hours=1)
+    newer = Invitation.objects.create(
+        project=project, email="b@example.org", token_sha256="n" * 64, expires_at=now + hour
+    )
+    states = {
+        "waiting": {},
+        "used": {"accepted_at": now - hour},
+        "expired": {"expires_at": now - hour},
+        "withdrawn": {"withdrawn_at": now - hour},
+        "replaced": {"withdrawn_at": now - hour, "replaced_by": newer},
+    }
+    for state, fields in states.items():
+        invitation = Invitation.objects.create(
+            project=project,
+            email="a@example.org",
+            token_sha256=state.ljust(64, "0"),
+            **{"expires_at": now + hour} | fields,
+        )
+        listed = Invitation.objects.pending(now).filter(pk=invitation.pk).exists()
+        assert listed == (invitation.refusal(now) == ""), state
+        assert listed == (state == "waiting"), state
