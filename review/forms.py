@@ -10,6 +10,8 @@ those field errors are added to the form from the action's refusal.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -17,7 +19,15 @@ from django.forms.forms import NON_FIELD_ERRORS
 
 from review.actions.entries import EditRequest
 from review.actions.reviews import policy_reasons, policy_rules
-from review.models import Document, Entry, Membership, Project, ReviewPolicy, Roles
+from review.models import (
+    Document,
+    Entry,
+    Membership,
+    Project,
+    ReviewPolicy,
+    Roles,
+    SecurityEvent,
+)
 from review.models.projects import default_project_id
 
 
@@ -488,6 +498,77 @@ class LiftLockoutForm(forms.Form):
 
     of = forms.ChoiceField(choices=[("account", "account"), ("address", "address")])
     value = forms.CharField(max_length=255)
+
+
+# A time to narrow the security log by, as a browser's datetime-local input sends it, or typed
+# with a space, or a day alone.
+LOG_TIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d"]
+
+
+def _log_time(label: str) -> forms.DateTimeField:
+    return forms.DateTimeField(
+        label=label,
+        required=False,
+        input_formats=LOG_TIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        error_messages={
+            "invalid": "give a day (YYYY-MM-DD), or a day and a time (YYYY-MM-DD HH:MM)."
+        },
+    )
+
+
+class SecurityLogFilterForm(forms.Form):
+    """What /security/ is narrowed by, each optional: a kind, a person (whom an event is about,
+    or who did it), an address, and the time from and to (UTC, as the log shows it; both
+    included, to the minute, or the whole day when no time is given)."""
+
+    kind = forms.ChoiceField(
+        choices=[("", "every kind"), *SecurityEvent.Kind.choices], required=False
+    )
+    username = forms.CharField(
+        label="Person",
+        max_length=150,
+        required=False,
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    # A CharField: text that is no address matches nothing, rather than being an error.
+    address = forms.CharField(
+        max_length=64, required=False, widget=forms.TextInput(attrs={"spellcheck": "false"})
+    )
+    since = _log_time("From")
+    until = _log_time("To")
+
+    def clean_until(self):
+        until = self.cleaned_data["until"]
+        if until is None:
+            return None
+        # The last moment shown is included: the whole minute, or the whole day typed alone.
+        day_alone = len(self.data.get("until", "").strip()) == len("YYYY-MM-DD")
+        return until + (dt.timedelta(days=1) if day_alone else dt.timedelta(minutes=1))
+
+    def clean(self):
+        cleaned = super().clean()
+        since, until = cleaned.get("since"), cleaned.get("until")
+        if since is not None and until is not None and since >= until:
+            raise forms.ValidationError("“From” is after “To”: nothing could be shown.")
+        return cleaned
+
+
+class ResetSecondFactorForm(forms.Form):
+    """Whose second factor staff reset on /security/second-factors/reset/, and why: the reason
+    is recorded in the security log (whose detail column bounds it)."""
+
+    username = forms.CharField(
+        label="Person",
+        max_length=150,
+        widget=forms.TextInput(attrs={"spellcheck": "false", "autocapitalize": "none"}),
+    )
+    reason = forms.CharField(
+        label="Reason",
+        max_length=300,
+        help_text="Recorded in the security log: how the person was found to be who they say.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
 
 
 class SignOutEverywhereForm(forms.Form):

@@ -30,6 +30,7 @@ from review.views import (
     queues,
     revisions,
     second_factor,
+    second_factor_reset,
     security_log,
     sign_on,
     tokens,
@@ -188,6 +189,16 @@ urlpatterns = [
         project_admin.member_remove,
         name="project-member-remove",
     ),
+    path(
+        "projects/<slug:slug>/invitations/<int:pk>/withdraw/",
+        project_admin.invitation_withdraw,
+        name="project-invitation-withdraw",
+    ),
+    path(
+        "projects/<slug:slug>/invitations/<int:pk>/resend/",
+        project_admin.invitation_resend,
+        name="project-invitation-resend",
+    ),
     # Where a mailed invitation leads: open to anyone holding the link.
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),
     path("settings/stay/", queues.stay_setting, name="stay-setting"),
@@ -198,6 +209,12 @@ urlpatterns = [
     path("security/", security_log.security_log, name="security-log"),
     path("security/lockouts/", lockouts.lockout_list, name="lockouts"),
     path("security/lockouts/lift/", lockouts.lockout_lift, name="lockout-lift"),
+    # Staff reset the second factor of someone who lost their app and their recovery codes.
+    path(
+        "security/second-factors/reset/",
+        second_factor_reset.second_factor_reset,
+        name="second-factor-reset",
+    ),
     # A person's own account: signing out everywhere else
     path("account/", account.account, name="account"),
     path("account/sign-out-everywhere/", account.sign_out_everywhere, name="sign-out-everywhere"),

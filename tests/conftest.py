@@ -18,7 +18,8 @@ def _is_transactional(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(autouse=True)
 def _decision_log_triggers(request: pytest.FixtureRequest):
-    """Keep the decision log's append-only triggers in place for every database test.
+    """Keep the append-only triggers of the decision log and the security log in place for
+    every database test.
 
     Django empties the database after a transactional test by deleting or truncating
     every table, which the triggers rightly refuse; so they are lifted just for that
@@ -34,10 +35,12 @@ def _decision_log_triggers(request: pytest.FixtureRequest):
 
     from review import log_triggers
 
-    log_triggers.install(connection)
+    for log in log_triggers.LOGS:
+        log_triggers.install(connection, log)
     yield
     if _is_transactional(request):
-        log_triggers.remove(connection)
+        for log in log_triggers.LOGS:
+            log_triggers.remove(connection, log)
 
 
 def pytest_configure() -> None:

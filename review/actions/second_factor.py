@@ -1,11 +1,12 @@
 """What a person does with their second factor: enrol an authenticator app (start, then
 confirm with a code, which makes their recovery codes), remove it, and give a code after the
-password to be let in. Each is in the security log. The rules are `review.second_factor`."""
+password to be let in; and what staff do for someone who lost both their app and their
+recovery codes: reset it. Each is in the security log. The rules are `review.second_factor`."""
 
 from __future__ import annotations
 
 from axes.handlers.proxy import AxesProxyHandler
-from django.contrib.auth import authenticate, logout
+from django.contrib.auth import authenticate, get_user_model, logout
 from django.contrib.auth.signals import user_login_failed
 from django.db import transaction
 from django_otp import login as otp_login
@@ -14,6 +15,7 @@ from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from review.actions.accounts import end_sessions_of
 from review.models import SecurityEvent
 from review.refusals import ActionRefused
 from review.second_factor import (
@@ -100,6 +102,38 @@ def disenrol(request, code_or_password: str) -> SecurityEvent:
     return record(
         Kind.SECOND_FACTOR, user.get_username(), request=request, detail="second factor removed"
     )
+
+
+def reset_second_factor(username: str, *, actor, reason: str, request=None) -> SecurityEvent:
+    """Remove `username`'s authenticator and recovery codes and end every session of theirs,
+    for someone who lost both: staff's, with the reason they give, recorded with who did it
+    and from where. Where a second factor is required, the person enrols again at their next
+    sign-in (`review.second_factor.must_enrol`). Refused, nothing changed, for anyone but
+    staff, without a reason, for an unknown name, one's own (removed on /account/ with a code
+    or the password) and someone with no second factor."""
+    if not getattr(actor, "is_staff", False):
+        raise ActionRefused("Only staff reset someone else's second factor.")
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ActionRefused("Say why the second factor is reset: the reason is recorded.")
+    person = get_user_model().objects.filter(username=username).first()
+    if person is None:
+        raise ActionRefused(f"No account is named “{username}”.")
+    if person == actor:
+        raise ActionRefused("Remove your own second factor on your account page.")
+    with transaction.atomic():
+        removed, _ = TOTPDevice.objects.filter(user=person).delete()
+        removed += StaticDevice.objects.filter(user=person).delete()[0]
+        if not removed:
+            raise ActionRefused(f"{username} has no second factor to reset.")
+        ended = end_sessions_of(person)
+        return record(
+            Kind.SECOND_FACTOR_RESET,
+            username,
+            request=request,
+            actor=actor,
+            detail=f"authenticator and recovery codes removed, {ended} sessions ended: {reason}",
+        )
 
 
 def _code_matches(user, code: str) -> Device | None:

@@ -1,7 +1,8 @@
 """The security log: who signed in, failed to, was locked out, was invited, gained or lost a
 role by single sign-on, enrolled a second factor, made or revoked an API token; when, and from
 which address. Kept apart from the decision log (it is no decision on an item, and is no
-project's), append-only as that one is, for staff to read."""
+project's), append-only as that one is (in the database too: review.log_triggers), for staff
+to read."""
 
 from __future__ import annotations
 
@@ -35,8 +36,11 @@ class SecurityEvent(models.Model):
         PASSWORD_RESET_ASKED = "password_reset_asked", "Password reset asked for"
         INVITED = "invited", "Invited"
         INVITATION_ACCEPTED = "invitation_accepted", "Invitation accepted"
+        INVITATION_WITHDRAWN = "invitation_withdrawn", "Invitation withdrawn"
+        INVITATION_RESENT = "invitation_resent", "Invitation resent"
         SSO_ROLES = "sso_roles", "Roles set by single sign-on"
         SECOND_FACTOR = "second_factor", "Second factor"
+        SECOND_FACTOR_RESET = "second_factor_reset", "Second factor reset by staff"
         TOKEN_MADE = "token_made", "API token made"
         TOKEN_REVOKED = "token_revoked", "API token revoked"
         SIGNED_OUT_EVERYWHERE = "signed_out_everywhere", "Signed out everywhere"
@@ -47,9 +51,10 @@ class SecurityEvent(models.Model):
     # sign-in) or an account since removed.
     username = models.CharField(max_length=150, blank=True, db_index=True)
     # Who did it, when someone else than `username` did (staff revoking a token, a lead
-    # inviting someone).
+    # inviting someone). Kept, as the decision log keeps who decided: the database refuses
+    # to change a row (review.log_triggers), so it could not forget them either.
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     address = models.GenericIPAddressField(null=True, blank=True)
     detail = models.CharField(max_length=500, blank=True)

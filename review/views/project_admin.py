@@ -1,5 +1,6 @@
 """/projects/: staff make projects; staff and a project's leads say who works in it, with
-which roles. Each change is an action of `review.actions.projects`, logged."""
+which roles, and invite people, withdraw and resend their invitations. Each change is an action
+of `review.actions.projects` or `review.actions.invitations`, logged."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from review.actions.invitations import invite
+from review.actions.invitations import (
+    InvitationGone,
+    invite,
+    resend_invitation,
+    withdraw_invitation,
+)
 from review.actions.projects import (
     ProjectRefused,
     create_project,
@@ -28,12 +34,14 @@ from review.forms import (
     ProjectForm,
     ProjectSecondFactorForm,
 )
-from review.models import Membership, Project
+from review.models import Invitation, Membership, Project
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.projects import project_worked_in
 
 STAFF_ONLY = "Only staff manage projects."
+# The waiting invitations the members page lists, newest first (it says how many wait in all).
+INVITATIONS_SHOWN = 100
 
 
 def _refuse_unless_staff(request: HtmxHttpRequest) -> None:
@@ -54,6 +62,10 @@ def _get_project_for_manager(request: HtmxHttpRequest, slug: str) -> Project:
 
 def _get_membership(project: Project, pk: int) -> Membership:
     return get_object_or_404(Membership.objects.select_related("user"), project=project, pk=pk)
+
+
+def _get_invitation(project: Project, pk: int) -> Invitation:
+    return get_object_or_404(Invitation.objects.select_related("project"), project=project, pk=pk)
 
 
 @require_GET
@@ -92,6 +104,7 @@ def _members_page(
     """The members page; `bound` is the roles form just sent (shown with what it said), and
     `outcome` a refusal or the other person's change (409) to show above the list."""
     rows = []
+    pending = project.invitations.pending(timezone.now())
     for membership in project.memberships.select_related("user").order_by("user__username"):
         sent = bound is not None and bound.membership_pk == membership.pk
         rows.append((membership, bound if sent else MemberRolesForm.for_membership(membership)))
@@ -100,7 +113,8 @@ def _members_page(
         "rows": rows,
         "add_form": add_form or MemberAddForm(),
         "invite_form": invite_form or InvitationForm(auto_id="invite-%s"),
-        "invitations": project.invitations.pending(timezone.now()).select_related("invited_by"),
+        "invitations": pending.select_related("invited_by")[:INVITATIONS_SHOWN],
+        "invitations_waiting": pending.count(),
         "second_factor_form": ProjectSecondFactorForm(
             initial={"require_second_factor": project.require_second_factor}
         ),
@@ -197,13 +211,46 @@ def member_invite(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             form.cleaned_data["email"],
             actor=request.user,
             roles=form.roles(),
-            link_for=lambda token: request.build_absolute_uri(reverse("invitation", args=[token])),
+            link_for=_link_for(request),
             request=request,
         )
     except ActionRefused as refused:
         form.add_error(getattr(refused, "field", None), str(refused))
         return _members_page(request, project, status=422, invite_form=form)
     messages.success(request, f"An invitation to {project} is mailed to {invitation.email}.")
+    return redirect("project-members", slug=project.slug)
+
+
+def _link_for(request: HtmxHttpRequest):
+    return lambda token: request.build_absolute_uri(reverse("invitation", args=[token]))
+
+
+@require_POST
+def invitation_withdraw(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    project = _get_project_for_manager(request, slug)
+    invitation = _get_invitation(project, pk)
+    try:
+        withdraw_invitation(invitation, actor=request.user, request=request)
+    except InvitationGone as gone:
+        return _members_page(request, project, status=409, refused=gone)
+    messages.success(request, f"The invitation of {invitation.email} is withdrawn.")
+    return redirect("project-members", slug=project.slug)
+
+
+@require_POST
+def invitation_resend(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    project = _get_project_for_manager(request, slug)
+    invitation = _get_invitation(project, pk)
+    try:
+        resend_invitation(
+            invitation, actor=request.user, link_for=_link_for(request), request=request
+        )
+    except ActionRefused as refused:
+        status = 409 if isinstance(refused, InvitationGone) else 422
+        return _members_page(request, project, status=status, refused=refused)
+    messages.success(
+        request, f"A new link is mailed to {invitation.email}; the one sent before no longer works."
+    )
     return redirect("project-members", slug=project.slug)
 
 

@@ -4,6 +4,8 @@ for body text) included."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -12,7 +14,7 @@ from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
-from review.models import Job, Membership, Project
+from review.models import Invitation, Job, Membership, Project
 from review.models.projects import default_project_id
 from tests.browser.conftest import log_in
 from tests.builders.account_pages import walk_account_pages
@@ -141,6 +143,38 @@ def test_the_project_pages_and_the_switcher_have_no_serious_accessibility_violat
     assert violations_on(page, paths) == {}
     page.goto("/")
     page.locator(".project-switcher summary").click()
+    assert violations(page) == []
+
+
+def test_the_security_pages_and_waiting_invitations_have_no_serious_accessibility_violation(
+    page, reviewers
+) -> None:
+    """The security log, narrowed to a person with a second factor (its reset link) and with a
+    garbled time (its error), the reset page, and a members page listing a waiting invitation
+    with its Resend and Withdraw."""
+    from django.utils import timezone
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    TOTPDevice.objects.create(user=reviewers["editor"], name="authenticator", confirmed=True)
+    Invitation.objects.create(
+        project_id=default_project_id(),
+        email="new@example.org",
+        invited_by=staff,
+        token_sha256="0" * 64,
+        expires_at=timezone.now() + dt.timedelta(days=7),
+        editor=True,
+    )
+
+    log_in(page, "boss")
+    paths = [
+        "/security/?username=editor",
+        "/security/second-factors/reset/?username=editor",
+        "/projects/default/members/",
+    ]
+    assert violations_on(page, paths) == {}
+    page.goto("/security/?since=last+tuesday")
     assert violations(page) == []
 
 

@@ -1,13 +1,18 @@
 """Two-factor sign-in in Chromium, as a person does it: enrol an authenticator on /account/
 from the secret the page shows (the code computed here, as the app would), sign out, and sign
-in again with the password and then a code."""
+in again with the password and then a code; and staff, finding someone in the security log,
+reset the second factor they lost."""
 
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
+from django_otp.plugins.otp_totp.models import TOTPDevice
+from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.builders.authenticator import code_from_secret
+from tests.builders.users import user_in
 
 pytestmark = pytest.mark.browser
 
@@ -31,3 +36,23 @@ def test_enrol_on_the_account_page_then_sign_in_with_a_code(page, reviewers) -> 
     page.wait_for_url(lambda url: "/accounts/second-factor/" not in url)
     page.goto("/account/")
     assert page.get_by_text("Recovery codes left: 10").is_visible()
+
+
+def test_staff_find_a_person_in_the_security_log_and_reset_their_second_factor(
+    page, reviewers
+) -> None:
+    TOTPDevice.objects.create(user=reviewers["editor"], name="authenticator", confirmed=True)
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    log_in(page, "boss")
+
+    page.goto("/security/")
+    page.get_by_label("Person").fill("editor")
+    page.get_by_role("button", name="Show").click()
+    page.get_by_role("link", name="Reset editor's second factor").click()
+    page.get_by_label("Reason").fill("lost phone and codes; called from the desk phone")
+    page.get_by_role("button", name="Remove their second factor").click()
+
+    expect(page.get_by_text("editor's second factor is removed")).to_be_visible()
+    expect(page.get_by_role("cell", name="Second factor reset by staff")).to_be_visible()
+    assert not TOTPDevice.objects.filter(user=reviewers["editor"]).exists()

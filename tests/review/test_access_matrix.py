@@ -161,6 +161,9 @@ MATRIX: dict[str, dict[str, dict]] = {
     # An invitation's page is open to whoever holds its link; no invitation has this one.
     "invitation": {"GET": open_to_all(404), "POST": open_to_all(404)},
     "project-member-remove": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    # Leads (and staff) withdraw or resend a waiting invitation; no invitation 999 is there.
+    "project-invitation-withdraw": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    "project-invitation-resend": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
@@ -218,6 +221,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     # Lockouts of failed sign-ins: staff see them and lift one (an empty form names none).
     "lockouts": {"GET": only(set(), 200), "POST": everyone(405)},
     "lockout-lift": {"GET": everyone(405), "POST": only(set(), 422)},
+    # Staff reset someone's lost second factor (an empty form names nobody).
+    "second-factor-reset": {"GET": only(set(), 200), "POST": only(set(), 422)},
     # Anyone's own account; signing out everywhere else needs the password (none sent: 422).
     "account": {"GET": everyone(200), "POST": everyone(405)},
     "sign-out-everywhere": {"GET": everyone(405), "POST": everyone(422)},
@@ -349,6 +354,8 @@ def url_of(name: str, world: dict) -> str:
         "invitation": {"token": "no-such-invitation"},
         "project-member-roles": {"slug": DEFAULT_SLUG, "pk": 999},
         "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-invitation-withdraw": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-invitation-resend": {"slug": DEFAULT_SLUG, "pk": 999},
         "review-next": {"queue": "cases"},
         "job": {"pk": 999},
         "job-retry": {"pk": 999},

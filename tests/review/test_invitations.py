@@ -1,7 +1,9 @@
 """Invitations: a lead (or staff) invites an address into a project with roles from its members
 page; the link arrives by a real SMTP server, works once until it expires, and makes an account
 that is a member with those roles (logged as any membership is) and signs in with its password.
-A signed-in person joins with their account. Anyone else may not invite."""
+A signed-in person joins with their account. Anyone else may not invite. The waiting ones are
+listed on the members page, where a lead withdraws one or resends it (a new link; the old one
+then says it was replaced)."""
 
 from __future__ import annotations
 
@@ -298,3 +300,176 @@ def test_the_forms_refuse_a_post_without_its_csrf_token(lead, smtp_server) -> No
 
     assert (refused.status_code, sent.status_code) == (403, 302)
     assert (unjoined.status_code, joined.status_code) == (403, 302)
+
+
+def waiting(project_slug: str = DEFAULT_SLUG) -> Invitation:
+    return Invitation.objects.pending(timezone.now()).get(project__slug=project_slug)
+
+
+def withdraw(client: Client, invitation: Invitation):
+    args = [invitation.project.slug, invitation.pk]
+    return client.post(reverse("project-invitation-withdraw", args=args))
+
+
+def resend(client: Client, invitation: Invitation):
+    return client.post(
+        reverse("project-invitation-resend", args=[invitation.project.slug, invitation.pk])
+    )
+
+
+def test_the_members_page_lists_a_waiting_invitation_with_who_when_and_until(
+    client, lead, smtp_server
+) -> None:
+    invite(client, "new@example.org", "editor")
+    invitation = waiting()
+
+    page = client.get(reverse("project-members", args=[DEFAULT_SLUG])).content.decode()
+
+    row = page[page.index("<td>new@example.org</td>") :].split("</tr>")[0]
+    assert "<td>Editor</td>" in row and "<td>lena</td>" in row
+    assert f"<td>{invitation.created_at:%Y-%m-%d %H:%M}</td>" in row
+    assert f"<td>{invitation.expires_at:%Y-%m-%d %H:%M}</td>" in row
+    assert reverse("project-invitation-withdraw", args=[DEFAULT_SLUG, invitation.pk]) in row
+    assert reverse("project-invitation-resend", args=[DEFAULT_SLUG, invitation.pk]) in row
+    assert "Invitations waiting: 1" in page
+
+
+def test_a_withdrawn_link_stops_working_and_says_so(client, lead, smtp_server) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+    invitation = waiting()
+
+    response = withdraw(client, invitation)
+
+    assert response.status_code == 302
+    page = Client().get(path)
+    joined = make_account(path)
+    assert page.status_code == 410 and "This invitation was withdrawn" in page.content.decode()
+    assert joined.status_code == 410
+    assert not User.objects.filter(username="newton").exists()
+    event = SecurityEvent.objects.get(kind=Kind.INVITATION_WITHDRAWN)
+    assert (event.username, event.actor, event.address) == ("new@example.org", lead, "127.0.0.1")
+    assert event.detail.startswith("to default as Reader, sent by lena on ")
+    members = client.get(reverse("project-members", args=[DEFAULT_SLUG])).content.decode()
+    assert "<td>new@example.org</td>" not in members
+    # Withdrawn, the address may be invited again.
+    assert invite(client).status_code == 302
+
+
+def test_a_resent_invitation_mails_a_new_link_and_the_replaced_one_says_to_follow_it(
+    client, lead, smtp_server, settings
+) -> None:
+    invite(client, "new@example.org", "moderator")
+    old_path = link_path(smtp_server)
+    old = waiting()
+    settings.INVITATION_EXPIRY_SECONDS = 3600 * 24 * 30
+
+    response = resend(client, old)
+
+    assert response.status_code == 302
+    new_path = link_path(smtp_server, 2)
+    assert new_path != old_path
+    replaced = Client().get(old_path)
+    assert replaced.status_code == 410
+    assert "replaced" in replaced.content.decode() and "newest mail" in replaced.content.decode()
+    assert make_account(old_path, "intruder").status_code == 410
+    new = waiting()
+    assert new.expires_at > old.expires_at + dt.timedelta(days=20)
+    assert make_account(new_path).status_code == 302
+    assert Membership.objects.get(user__username="newton").role_names == {"moderator"}
+    event = SecurityEvent.objects.get(kind=Kind.INVITATION_RESENT)
+    assert (event.username, event.actor) == ("new@example.org", lead)
+    assert "no longer works" in event.detail
+
+
+def test_a_used_invitation_is_neither_withdrawn_nor_resent(client, lead, smtp_server) -> None:
+    invite(client)
+    invitation = waiting()
+    make_account(link_path(smtp_server))
+
+    withdrawn = withdraw(client, invitation)
+    resent = resend(client, invitation)
+
+    assert withdrawn.status_code == 409 and "This invitation was used" in withdrawn.content.decode()
+    assert resent.status_code == 409
+    assert len(smtp_server.messages) == 1
+    assert not SecurityEvent.objects.filter(
+        kind__in=[Kind.INVITATION_WITHDRAWN, Kind.INVITATION_RESENT]
+    ).exists()
+
+
+def test_a_resend_whose_mail_cannot_be_sent_leaves_the_old_link_working(
+    client, lead, smtp_server, settings
+) -> None:
+    invite(client)
+    path = link_path(smtp_server)
+    settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = free_port(), 2
+
+    response = resend(client, waiting())
+
+    assert response.status_code == 422 and "still works" in response.content.decode()
+    assert Invitation.objects.count() == 1
+    assert make_account(path).status_code == 302
+    assert not SecurityEvent.objects.filter(kind=Kind.INVITATION_RESENT).exists()
+
+
+def test_only_the_project_s_leads_and_staff_withdraw_or_resend(
+    client, lead, django_user_model, smtp_server
+) -> None:
+    invite(client)
+    invitation = waiting()
+    editor = django_user_model.objects.create_user("eddie")
+    member(editor, None, "editor")
+    outsider = django_user_model.objects.create_user("otto")
+    member(outsider, make_project("other"), "lead")
+
+    client.force_login(editor)
+    refused = (withdraw(client, invitation).status_code, resend(client, invitation).status_code)
+    client.force_login(outsider)
+    hidden = (withdraw(client, invitation).status_code, resend(client, invitation).status_code)
+    get = client.get(reverse("project-invitation-withdraw", args=[DEFAULT_SLUG, invitation.pk]))
+    client.force_login(django_user_model.objects.create_user("stan", is_staff=True))
+    by_staff = withdraw(client, invitation)
+
+    assert refused == (403, 403) and hidden == (404, 404) and get.status_code == 405
+    assert by_staff.status_code == 302
+    assert Invitation.objects.get().withdrawn_by.username == "stan"
+    assert len(smtp_server.messages) == 1
+
+
+def test_withdrawing_refuses_a_post_without_its_csrf_token(lead, smtp_server) -> None:
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(lead)
+    token = browser.get(reverse("project-members", args=[DEFAULT_SLUG])).cookies["csrftoken"].value
+    browser.post(INVITE, {"email": "new@example.org", "csrfmiddlewaretoken": token})
+    url = reverse("project-invitation-withdraw", args=[DEFAULT_SLUG, waiting().pk])
+
+    refused = browser.post(url)
+    withdrawn = browser.post(url, {"csrfmiddlewaretoken": token})
+
+    assert (refused.status_code, withdrawn.status_code) == (403, 302)
+
+
+def test_the_waiting_list_and_the_link_s_refusal_agree_in_every_state(django_user_model) -> None:
+    project, now = make_project(DEFAULT_SLUG), timezone.now()
+    hour = dt.timedelta(hours=1)
+    newer = Invitation.objects.create(
+        project=project, email="b@example.org", token_sha256="n" * 64, expires_at=now + hour
+    )
+    states = {
+        "waiting": {},
+        "used": {"accepted_at": now - hour},
+        "expired": {"expires_at": now - hour},
+        "withdrawn": {"withdrawn_at": now - hour},
+        "replaced": {"withdrawn_at": now - hour, "replaced_by": newer},
+    }
+    for state, fields in states.items():
+        invitation = Invitation.objects.create(
+            project=project,
+            email="a@example.org",
+            token_sha256=state.ljust(64, "0"),
+            **{"expires_at": now + hour} | fields,
+        )
+        listed = Invitation.objects.pending(now).filter(pk=invitation.pk).exists()
+        assert listed == (invitation.refusal(now) == ""), state
+        assert listed == (state == "waiting"), state

@@ -288,3 +288,124 @@ def test_a_lead_cannot_lift_their_projects_requirement(ada):
     assert north.require_second_factor
     members_page = client.get(reverse("project-members", kwargs={"slug": "north"}))
     assert f'action="{url}"' not in members_page.content.decode()
+
+
+RESET = reverse("second-factor-reset")
+
+
+@pytest.fixture
+def staff(django_user_model) -> User:
+    return django_user_model.objects.create_user("sam", password=PASSWORD, is_staff=True)
+
+
+def reset_by(client: Client, username: str = "ada", reason: str = "lost phone, seen in person"):
+    return client.post(RESET, {"username": username, "reason": reason})
+
+
+def test_staff_reset_a_lost_second_factor_with_a_reason_and_the_persons_sessions_end(ada, staff):
+    device, _ = enrol(first := signed_in_with_password(ada))
+    second = signed_in_with_password(ada)
+    second.post(reverse("second-factor"), {"code": code_for(device, 1)})
+    assert second.get(reverse("dashboard")).status_code == 200
+    staff_client = signed_in_with_password(staff)
+
+    response = reset_by(staff_client)
+
+    assert response.url == f"{reverse('security-log')}?username=ada"
+    assert not TOTPDevice.objects.filter(user=ada).exists()
+    assert not StaticToken.objects.exists()
+    event = SecurityEvent.objects.get(kind=Kind.SECOND_FACTOR_RESET)
+    assert (event.username, event.actor, event.address) == ("ada", staff, "192.0.2.1")
+    assert event.detail == (
+        "authenticator and recovery codes removed, 2 sessions ended: lost phone, seen in person"
+    )
+    for client in (first, second):
+        assert client.get(reverse("dashboard")).url.startswith(reverse("login"))
+    assert staff_client.get(reverse("dashboard")).status_code == 200
+    # Nothing else asks for a code: the password alone signs in.
+    assert signed_in_with_password(ada).get(reverse("dashboard")).status_code == 200
+
+
+@pytest.mark.parametrize("where", ["site", "project"])
+def test_after_a_reset_a_required_second_factor_is_enrolled_again_first(
+    ada, staff, settings, where
+):
+    north = make_project("north")
+    member(ada, north)
+    enrol(signed_in_with_password(ada))
+    assert reset_by(signed_in_with_password(staff)).status_code == 302
+    if where == "site":
+        settings.REQUIRE_SECOND_FACTOR = True
+    else:
+        north.require_second_factor = True
+        north.save()
+
+    client = signed_in_with_password(ada)
+
+    assert client.get(reverse("plans", kwargs={"project": "north"})).url == reverse("account")
+    enrol(client)
+    assert client.get(reverse("plans", kwargs={"project": "north"})).status_code == 200
+
+
+def test_only_staff_reset_a_second_factor(ada, django_user_model):
+    north = make_project("north")
+    enrol(signed_in_with_password(ada))
+    lead = django_user_model.objects.create_user("lena", password=PASSWORD)
+    member(lead, north, "lead")
+    member(ada, north)
+    client = signed_in_with_password(lead)
+
+    assert client.get(RESET).status_code == 403
+    assert reset_by(client).status_code == 403
+    assert TOTPDevice.objects.filter(user=ada, confirmed=True).exists()
+    assert not SecurityEvent.objects.filter(kind=Kind.SECOND_FACTOR_RESET).exists()
+
+
+@pytest.mark.parametrize(
+    ("username", "reason", "says"),
+    [
+        ("ada", "   ", "This field is required"),
+        ("nobody", "asked", "No account is named “nobody”"),
+        ("sam", "asked", "Remove your own second factor on your account page"),
+        ("bo", "asked", "bo has no second factor to reset"),
+    ],
+    ids=["no reason", "unknown", "own", "none to reset"],
+)
+def test_a_reset_that_cannot_be_made_is_refused_with_the_reason(
+    ada, staff, django_user_model, username, reason, says
+):
+    django_user_model.objects.create_user("bo")
+    enrol(signed_in_with_password(ada))
+    enrol(client := signed_in_with_password(staff))
+
+    response = reset_by(client, username, reason)
+
+    assert response.status_code == 422 and says in response.content.decode()
+    assert TOTPDevice.objects.filter(confirmed=True).count() == 2
+    assert not SecurityEvent.objects.filter(kind=Kind.SECOND_FACTOR_RESET).exists()
+
+
+def test_a_reset_is_refused_without_its_csrf_token(ada, staff):
+    enrol(signed_in_with_password(ada))
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(staff)
+
+    refused = reset_by(browser)
+    token = browser.get(RESET).cookies["csrftoken"].value
+    done = browser.post(RESET, {"username": "ada", "reason": "r", "csrfmiddlewaretoken": token})
+
+    assert (refused.status_code, done.status_code) == (403, 302)
+
+
+def test_the_security_log_narrowed_to_a_person_with_a_second_factor_links_its_reset(ada, staff):
+    enrol(signed_in_with_password(ada))
+    client = signed_in_with_password(staff)
+    log = reverse("security-log")
+
+    theirs = client.get(log, {"username": "ada"}).content.decode()
+    staffs = client.get(log, {"username": "sam"}).content.decode()
+    page = client.get(RESET, {"username": "ada"}).content.decode()
+
+    assert f'href="{RESET}?username=ada"' in theirs
+    assert f'href="{RESET}?username=' not in staffs
+    assert 'value="ada"' in page
