@@ -10,6 +10,7 @@ from review.second_factor import before_second_factor
 from review.views import (
     account,
     answers,
+    api_docs,
     cases,
     comments,
     dashboard,
@@ -153,6 +154,8 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # The API's reference, a page of the app (signed in); the schema it reads is the API's.
+    path("api/docs", api_docs.api_docs, name="openapi-reference"),
     path("api/", without_login(api.urls)),
     # The API's addresses from before projects lead to the same operation in the item's
     # project, or in the key's own (review/views/legacy.py).

@@ -99,3 +99,25 @@ def test_an_inline_style_is_refused_and_reported(page, violations, lead):
     expect(page.locator("main")).not_to_have_css("color", "rgb(255, 0, 0)")
     page.wait_for_function("() => true")  # let the violation event reach the test
     assert any("style-src" in violation for violation in violations), violations
+
+
+def test_the_api_reference_draws_every_operation_from_this_origin_under_the_policy(
+    page, violations, lead, live_server
+):
+    schema = page.context.request.get(f"{live_server.url}/api/openapi.json").json()
+    operations = sum(len(methods) for methods in schema["paths"].values())
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    log_in(page, "lead")
+
+    visit(page, "/api/docs")
+    blocks = page.locator("#swagger-ui .opblock")
+    expect(blocks).to_have_count(operations)
+    # Opening one draws its parameters and answers, with the stylesheet's icons.
+    blocks.first.locator(".opblock-summary").click()
+    expect(blocks.first.locator(".responses-wrapper")).to_be_visible()
+    expect(page.locator("#swagger-ui .btn.authorize")).to_be_visible()
+
+    foreign = [url for url in requested if not url.startswith((live_server.url, "data:"))]
+    assert foreign == []
+    assert violations == []

@@ -186,6 +186,8 @@ MATRIX: dict[str, dict[str, dict]] = {
     "logout": {"GET": everyone(405), "POST": open_to_all(LOGIN)},
     # The API: a token, not a session. Writes need the role; the method is checked first.
     "api:openapi-json": {"GET": open_to_all(200), "POST": open_to_all(405)},
+    # The schema's reference is a page of the app: anyone signed in reads it.
+    "openapi-reference": {"GET": everyone(200), "POST": everyone(405)},
     "api:api-root": {"GET": open_to_all(404), "POST": open_to_all(404)},
     "api:post_document": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:propose": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
