@@ -50,7 +50,9 @@ class PlanUploadForm(forms.Form):
     )
     PLAN_JSON, ANNOTATIONS = "plan", "annotations"
 
-    file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
+    file = forms.FileField(
+        label="Plan file", help_text="A proposed plan, in the format chosen below."
+    )
     # Either way the import is a proposal: an annotation's decision is never read.
     format = forms.ChoiceField(
         label="Format",

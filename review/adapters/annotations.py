@@ -39,7 +39,7 @@ def export_annotations(plan: Plan, collection_id: str) -> str:
 def import_annotations(document: Document, text: str | bytes, actor=None) -> Plan:
     """Store the proposal an annotation collection stands for as a plan for `document`, or
     refuse (ImportRefused, naming the annotation and the field) and store nothing."""
-    _, collection = read_json_object(text, "the annotations", entries=_items)
+    _, collection = read_json_object(text, "the annotation collection", entries=_items)
     try:
         proposal = proposal_from_collection(collection)
     except AnnotationError as error:

@@ -187,6 +187,10 @@ def get_plan_export(request: HttpRequest, project: ProjectSlug, plan_id: int):
     response=answers({200: dict}, 404, 409, 422),
     summary="The adjudicated plan as a W3C Web Annotation collection (JSON-LD); 409 naming "
     "the undecided entries otherwise",
+    # JSON-LD, as the Web Annotation Protocol serves it (ninja declares only JSON).
+    openapi_extra={
+        "responses": {200: {"content": {"application/ld+json": {"schema": {"type": "object"}}}}}
+    },
 )
 def get_plan_annotations(request: HttpRequest, project: ProjectSlug, plan_id: int):
     plans = in_current_project(request, Plan.objects).defer("original_payload")

@@ -177,3 +177,23 @@ def test_the_plan_json_is_still_what_the_form_imports_by_default(client: Client,
     # Read as plan JSON, a collection is not one: the plan's gate names what it lacks.
     assert form.status_code == 422
     assert "field &#x27;adjudicated&#x27;" in form.content.decode()
+
+
+def test_a_collection_of_more_annotations_than_a_plan_may_hold_is_refused(
+    client: Client, editor, settings
+) -> None:
+    plan = adjudicated(editor)
+    body = client.get(f"/p/default/plans/{plan.pk}/annotations.jsonld").content
+    settings.REVIEW_MAX_PLAN_ENTRIES = 2
+    pipeline_user()
+
+    posted = api_client().post(
+        f"{API}/documents/{plan.document_id}/annotations", body, content_type=LD_JSON
+    )
+
+    assert posted.status_code == 422
+    assert posted.json()["detail"].startswith(
+        f"the annotation collection has {len(kept(plan))} entries; at most 2"
+    )
+    assert "REVIEW_MAX_PLAN_ENTRIES" in posted.json()["detail"]
+    assert Plan.objects.count() == 1
