@@ -113,9 +113,12 @@ def test_the_api_reference_draws_every_operation_from_this_origin_under_the_poli
     visit(page, "/api/docs")
     blocks = page.locator("#swagger-ui .opblock")
     expect(blocks).to_have_count(operations)
-    # Opening one draws its parameters and answers, with the stylesheet's icons.
-    blocks.first.locator(".opblock-summary").click()
-    expect(blocks.first.locator(".responses-wrapper")).to_be_visible()
+    # Opening one draws its parameters (their descriptions' Markdown read as the schema
+    # means it) and answers, with the stylesheet's icons.
+    storing = blocks.filter(has_text="/api/projects/{project}/documents").first
+    storing.locator(".opblock-summary").click()
+    expect(storing.locator(".responses-wrapper")).to_be_visible()
+    expect(storing.locator(".parameters code", has_text="/p/<slug>/")).to_be_visible()
     expect(page.locator("#swagger-ui .btn.authorize")).to_be_visible()
 
     foreign = [url for url in requested if not url.startswith((live_server.url, "data:"))]
