@@ -30,6 +30,7 @@ from collections.abc import Mapping
 
 from grounding.segmentation import (
     PROPOSED_MARKER,
+    PlanEntry,
     PlanError,
     SegmentationPlan,
     parse_segmentation_plan,
@@ -105,7 +106,7 @@ def annotation_collection(
     }
 
 
-def _annotation(annotation_id: str, entry, source: dict) -> dict:
+def _annotation(annotation_id: str, entry: PlanEntry, source: dict) -> dict:
     decision = entry.adjudication
     decided_by = {"type": "Person", "nickname": decision.by}
     body = [
