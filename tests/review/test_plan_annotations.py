@@ -197,3 +197,27 @@ def test_a_collection_of_more_annotations_than_a_plan_may_hold_is_refused(
     )
     assert "REVIEW_MAX_PLAN_ENTRIES" in posted.json()["detail"]
     assert Plan.objects.count() == 1
+
+
+def test_positions_counted_in_another_extraction_are_placed_by_their_quotes(
+    client: Client, editor
+) -> None:
+    """Annotations made on text another extractor read: as for any plan so made, the quotes
+    are found afresh in the stored text and the positions are only hints."""
+    plan = adjudicated(editor)
+    collection = json.loads(client.get(f"/p/default/plans/{plan.pk}/annotations.jsonld").content)
+    collection["extractorVersion"] = "another-extractor-9"
+    for item in collection["first"]["items"]:
+        position = item["target"]["selector"][1]
+        position["start"], position["end"] = position["start"] + 7, position["end"] + 7
+    upload = SimpleUploadedFile("plan.jsonld", json.dumps(collection).encode())
+
+    posted = client.post(
+        "/p/default/plans/upload-plan/",
+        {"document": plan.document_id, "format": "annotations", "file": upload},
+    )
+
+    assert posted.status_code == 302
+    proposal = Plan.objects.exclude(pk=plan.pk).get()
+    assert as_proposed(proposal) == kept(plan)
+    assert proposal.entries.exclude(anchor_status__in=["exact", "moved"]).count() == 0
