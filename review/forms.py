@@ -58,7 +58,19 @@ class PlanUploadForm(forms.Form):
     document = forms.ModelChoiceField(
         label="Stored document", queryset=Document.objects.only("pk", "name", "revision")
     )
-    file = forms.FileField(label="Plan JSON", help_text="A proposed plan in the same format.")
+    PLAN_JSON, ANNOTATIONS = "plan", "annotations"
+
+    file = forms.FileField(
+        label="Plan file", help_text="A proposed plan, in the format chosen below."
+    )
+    # Either way the import is a proposal: an annotation's decision is never read.
+    format = forms.ChoiceField(
+        label="Format",
+        choices=[(PLAN_JSON, "Plan JSON"), (ANNOTATIONS, "W3C Web Annotation collection")],
+        initial=PLAN_JSON,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
     def __init__(self, *args, project=None, **kwargs):
         """The form of `project` (an id or a Project; None: "Default"): it offers and takes

@@ -117,6 +117,8 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    # For its static files: the copy of Swagger UI that /api/docs draws the API with.
+    "ninja",
     "review",
 ]
 

@@ -10,6 +10,7 @@ from review.second_factor import before_second_factor
 from review.views import (
     account,
     answers,
+    api_docs,
     cases,
     comments,
     dashboard,
@@ -55,6 +56,7 @@ project_urlpatterns = [
     ),
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
+    path("plans/<int:pk>/annotations.jsonld", plan.plan_annotations, name="plan-annotations"),
     path("plans/<int:pk>/review-copy/", plan_reviews.plan_review_copy, name="plan-review-copy"),
     path("plans/<int:pk>/curation/", plan_reviews.plan_curation, name="plan-curation"),
     path(
@@ -154,6 +156,8 @@ urlpatterns = [
         auth_views.PasswordResetCompleteView.as_view(),
         name="password_reset_complete",
     ),
+    # The API's reference, a page of the app (signed in); the schema it reads is the API's.
+    path("api/docs", api_docs.api_docs, name="openapi-reference"),
     path("api/", without_login(api.urls)),
     # The API's addresses from before projects lead to the same operation in the item's
     # project, or in the key's own (review/views/legacy.py).

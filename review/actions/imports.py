@@ -1,14 +1,14 @@
-"""Imports: a plan proposed elsewhere, moderation cases, answers. The one way every door (the
-upload form, the API, a job, a command) imports; each action asks who acts, as
-`review.actions.documents` does, then calls the adapter, which refuses bad input
-(ImportRefused) and then stores nothing."""
+"""Imports: a plan proposed elsewhere (as plan JSON or as W3C Web Annotations), moderation
+cases, answers. The one way every door (the upload form, the API, a job, a command) imports;
+each action asks who acts, as `review.actions.documents` does, then calls the adapter, which
+refuses bad input (ImportRefused) and then stores nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from review.actions.documents import acting_user
-from review.adapters import answers, cases, plans
+from review.adapters import annotations, answers, cases, plans
 from review.adapters.jsonl import ImportResult
 from review.models import Document, Plan
 from review.permissions import (
@@ -27,6 +27,14 @@ def import_plan(document: Document, payload_text: str | bytes, *, actor) -> Plan
     plan is of that project."""
     user = acting_user(actor, can_decide_plans, "only Editors import plans", document.project_id)
     return plans.import_plan(document, payload_text, actor=user)
+
+
+def import_annotations(document: Document, text: str | bytes, *, actor) -> Plan:
+    """Store the proposal a W3C Web Annotation collection stands for as a plan for
+    `document`; see `review.adapters.annotations.import_annotations`. Whoever may import a
+    plan: it is one."""
+    user = acting_user(actor, can_decide_plans, "only Editors import plans", document.project_id)
+    return annotations.import_annotations(document, text, actor=user)
 
 
 def import_cases(

@@ -157,35 +157,9 @@ def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
     """Store a plan proposed elsewhere for `document`, or refuse (ImportRefused) with the
     reason and store nothing: text that is not a JSON object, a plan for other bytes, or
     one `grounding` refuses. The same payload imported twice gives the same plan back."""
-    if isinstance(payload_text, bytes | bytearray):
-        try:
-            payload_text = bytes(payload_text).decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ImportRefused(
-                f"the plan is not UTF-8 text: byte {error.start} cannot be decoded"
-            ) from error
-    if not isinstance(payload_text, str):
-        raise ImportRefused(f"the plan must be JSON text, not {type(payload_text).__name__}")
-    if not payload_text.strip():
-        raise ImportRefused("the plan is empty: expected a JSON object")
-    try:
-        payload = json.loads(payload_text)
-    except json.JSONDecodeError as error:
-        raise ImportRefused(
-            f"the plan is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"
-        ) from error
-    except RecursionError as error:
-        raise ImportRefused(f"the plan is {nested_too_deeply()}") from error
-    if not isinstance(payload, dict):
-        raise ImportRefused(f"the plan must be a JSON object, not {_json_kind(payload)}")
-    if isinstance(payload.get("entries"), list):
-        _check_entry_count(len(payload["entries"]), "the plan")
-    too_deep = depth_problem(payload)
-    if too_deep:
-        raise ImportRefused(f"the plan is {too_deep}")
-    unstorable = _string_problem(payload)
-    if unstorable:
-        raise ImportRefused(f"the plan cannot be stored: {unstorable}")
+    payload_text, payload = read_json_object(
+        payload_text, "the plan", entries=lambda payload: payload.get("entries")
+    )
     claimed = payload.get("source_sha256")
     if isinstance(claimed, str) and claimed != document.sha256:
         raise ImportRefused(
@@ -195,6 +169,42 @@ def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
         )
     with transaction.atomic():
         return _store_plan(document, payload_text, payload, options={}, actor=actor)
+
+
+def read_json_object(text: str | bytes, what: str, *, entries) -> tuple[str, dict]:
+    """`text` (UTF-8 bytes or a string) as the text and the JSON object an import reads,
+    bounded as every import is: its entries (`entries(payload)`, when a list) counted, its
+    depth and its strings checked. ImportRefused naming `what` ("the plan") otherwise."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ImportRefused(
+                f"{what} is not UTF-8 text: byte {error.start} cannot be decoded"
+            ) from error
+    if not isinstance(text, str):
+        raise ImportRefused(f"{what} must be JSON text, not {type(text).__name__}")
+    if not text.strip():
+        raise ImportRefused(f"{what} is empty: expected a JSON object")
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ImportRefused(
+            f"{what} is not valid JSON: line {error.lineno} column {error.colno}: {error.msg}"
+        ) from error
+    except RecursionError as error:
+        raise ImportRefused(f"{what} is {nested_too_deeply()}") from error
+    if not isinstance(payload, dict):
+        raise ImportRefused(f"{what} must be a JSON object, not {_json_kind(payload)}")
+    if isinstance(listed := entries(payload), list):
+        _check_entry_count(len(listed), what)
+    too_deep = depth_problem(payload)
+    if too_deep:
+        raise ImportRefused(f"{what} is {too_deep}")
+    unstorable = _string_problem(payload)
+    if unstorable:
+        raise ImportRefused(f"{what} cannot be stored: {unstorable}")
+    return text, payload
 
 
 def _store_plan(

@@ -2,7 +2,7 @@
 
 Every operation needs `Authorization: Bearer <key>` (a key from `manage.py
 create_api_token`); only the key's SHA-256 is stored. There is no session and so no CSRF.
-The schema is at /api/openapi.json, open to all.
+The schema is at /api/openapi.json, open to all; /api/docs draws it (`review.views.api_docs`).
 
 Every operation but the list of projects works in the project its address names,
 `/api/projects/{project}/...`; a key acts for the projects its grants name, with the roles
@@ -54,7 +54,7 @@ api = ReviewAPI(
     description="Push documents, plans, cases and answers; pull plans and decisions.",
     urls_namespace="api",
     openapi_url="/openapi.json",
-    # Swagger UI would load its assets from a CDN; the schema is what pipelines need.
+    # The reference is a page of the app, signed in, under its CSP: review.views.api_docs.
     docs_url=None,
     # django-ninja serves the schema to any method; a POST is a mistake.
     docs_decorator=require_GET,

@@ -31,7 +31,7 @@ from review.views.projects import project_worked_in
 # resolved for the token, before the operation ran (`BearerKey`); the operation reads
 # `current_project(request)`.
 ProjectSlug = Annotated[
-    str, Path(description="the project's slug, as its address /p/<slug>/ names it")
+    str, Path(description="the project's slug, as its address `/p/<slug>/` names it")
 ]
 
 

@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 from pydantic import ConfigDict, model_validator
 
 from review.actions.documents import propose_document, store_document
-from review.actions.imports import import_plan
+from review.actions.imports import import_annotations, import_plan
 from review.actions.revisions import add_revision
 from review.api.auth import (
     EDITORS_IMPORT_PLANS,
@@ -159,6 +159,26 @@ def post_plan(request: HttpRequest, project: ProjectSlug, document_id: int):
     document = found(in_current_project(request, Document.objects), "document", document_id)
     with transaction.atomic():
         plan = import_plan(document, request.body, actor=request.auth)
+    return Status(201 if plan.created else 200, plan_out(plan))
+
+
+@router.post(
+    "/documents/{document_id}/annotations",
+    auth=EDITORS_IMPORT_PLANS,
+    response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
+    summary="Import a W3C Web Annotation collection (JSON-LD) as a proposed plan; its "
+    "decisions are never read",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/ld+json": {"schema": {"type": "object"}}},
+        }
+    },
+)
+def post_annotations(request: HttpRequest, project: ProjectSlug, document_id: int):
+    document = found(in_current_project(request, Document.objects), "document", document_id)
+    with transaction.atomic():
+        plan = import_annotations(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, plan_out(plan))
 
 

@@ -1,4 +1,5 @@
-"""Plans: a page of them, one with its entries, and the adjudicated plan's JSON."""
+"""Plans: a page of them, one with its entries, and the adjudicated plan's JSON, also as W3C
+Web Annotations."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ import datetime as dt
 from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema
 
+from grounding.web_annotation import MEDIA_TYPE as ANNOTATIONS_MEDIA_TYPE
+from review.adapters.annotations import export_annotations
 from review.adapters.plans import export_plan
 from review.api.auth import ProjectSlug
 from review.api.errors import answers, found
 from review.api.paging import PageIn, page_of
 from review.models import Plan
+from review.views.plan_context import annotations_address
 from review.views.projects import in_current_project
 
 router = Router()
@@ -176,3 +180,21 @@ def get_plan_export(request: HttpRequest, project: ProjectSlug, plan_id: int):
     plan = found(plans, "plan", plan_id)
     # The frozen text itself, byte for byte, not a re-serialisation of it.
     return HttpResponse(export_plan(plan), content_type="application/json; charset=utf-8")
+
+
+@router.get(
+    "/plans/{plan_id}/annotations",
+    response=answers({200: dict}, 404, 409, 422),
+    summary="The adjudicated plan as a W3C Web Annotation collection (JSON-LD); 409 naming "
+    "the undecided entries otherwise",
+    # JSON-LD, as the Web Annotation Protocol serves it (ninja declares only JSON).
+    openapi_extra={
+        "responses": {200: {"content": {"application/ld+json": {"schema": {"type": "object"}}}}}
+    },
+)
+def get_plan_annotations(request: HttpRequest, project: ProjectSlug, plan_id: int):
+    plans = in_current_project(request, Plan.objects).defer("original_payload")
+    plan = found(plans, "plan", plan_id)
+    # Identified by the page's download address, so both doors give the same collection.
+    collection = export_annotations(plan, annotations_address(request, plan))
+    return HttpResponse(collection, content_type=ANNOTATIONS_MEDIA_TYPE)

@@ -1,6 +1,7 @@
 """One plan's page (the document with every entry's span drawn over it, and the entries
 beside it), and what is done to the plan as a whole: accepting every entry of one rule,
-adjudicating, downloading the adjudicated JSON, and the plan's history.
+adjudicating, downloading the adjudicated JSON (or the same as W3C Web Annotations), and the
+plan's history.
 
 Everyone logged in may read; only Editors (and staff) decide.
 """
@@ -20,6 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from grounding.segmentation import shown_number
+from grounding.web_annotation import MEDIA_TYPE as ANNOTATIONS_MEDIA_TYPE
 from review.actions.plan_reviews import adjudicate_plan
 from review.actions.plans import (
     accept_rule,
@@ -28,6 +30,7 @@ from review.actions.plans import (
     undo_accept_rule,
 )
 from review.actions.reviewers import do_note_conflict
+from review.adapters.annotations import export_annotations
 from review.adapters.errors import PlanNotAdjudicable
 from review.adapters.plans import export_plan
 from review.decisions import (
@@ -42,7 +45,13 @@ from review.views import plan_reviews
 from review.views.deciding import NO_VERSION
 from review.views.decision_words import in_words, plan_label
 from review.views.leasing import after_deciding, presence_strip
-from review.views.plan_context import PLAN_TEMPLATE, get_plan_for_user, plan_url, row_context
+from review.views.plan_context import (
+    PLAN_TEMPLATE,
+    annotations_address,
+    get_plan_for_user,
+    plan_url,
+    row_context,
+)
 from review.views.presenters import (
     ENTRY_CHUNK,
     EntryRow,
@@ -362,6 +371,23 @@ def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
     # The document's name is untrusted text: quoted (and UTF-8 encoded) by Django.
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=f"{stem}-plan-{plan.pk}.json"
+    )
+    return response
+
+
+@require_GET
+def plan_annotations(request: HttpRequest, pk: int) -> HttpResponse:
+    """The adjudicated plan as a W3C Web Annotation collection (JSON-LD), identified by this
+    address; refused, as the JSON is, for a plan not adjudicated."""
+    plan = get_plan_for_user(request, pk)
+    try:
+        collection = export_annotations(plan, annotations_address(request, plan))
+    except PlanNotAdjudicable as refused:
+        return HttpResponse("\n".join(refused.problems), status=409, content_type="text/plain")
+    stem = PurePath(plan.document.name).stem or "document"
+    response = HttpResponse(collection, content_type=ANNOTATIONS_MEDIA_TYPE)
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{stem}-plan-{plan.pk}.jsonld"
     )
     return response
 

@@ -62,6 +62,12 @@ def plan_url(request: HttpRequest, plan_id: int) -> str:
     return project_url(request, "plan", plan_id)
 
 
+def annotations_address(request: HttpRequest, plan: Plan) -> str:
+    """The absolute address of the plan's Web Annotation download: the collection's id, the
+    same from the page and the API (the API's own address is a key's, not the plan's)."""
+    return request.build_absolute_uri(project_url(request, "plan-annotations", plan.pk))
+
+
 def entry_url(request: HttpRequest, entry: Entry) -> str:
     return f"{plan_url(request, entry.plan_id)}?entry={entry.pk}#entry-{entry.pk}"
 

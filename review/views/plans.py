@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.documents import propose_document
-from review.actions.imports import import_plan
+from review.actions.imports import import_annotations, import_plan
 from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import colliding_paths, collision_count
@@ -142,10 +142,12 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
     form = _editors_form(request, plan_form, refusal="Only editors import plans.")
     if form.is_valid():
         document, payload = form.cleaned_data["document"], form.cleaned_data["file"].read()
+        as_annotations = form.cleaned_data["format"] == PlanUploadForm.ANNOTATIONS
+        importer = import_annotations if as_annotations else import_plan
         stored = _stored_plan(
             request,
             form,
-            lambda: import_plan(document, payload, actor=request.user),
+            lambda: importer(document, payload, actor=request.user),
             done="Imported",
         )
         if stored is not None:

@@ -93,6 +93,7 @@ class PlanUrls(TemplateItems):
     accept_rule = _PlanAddress("plan-accept-rule")
     adjudicate = _PlanAddress("plan-adjudicate")
     export = _PlanAddress("plan-export")
+    annotations = _PlanAddress("plan-annotations")
     entry_list = _PlanAddress("plan-entry-list", per="number")
     entry = _PlanAddress("entry", per="entry_pk")
     edit = _PlanAddress("entry-edit", per="entry_pk")

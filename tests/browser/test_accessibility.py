@@ -233,3 +233,13 @@ def test_the_sign_in_and_account_pages_have_no_serious_accessibility_violation(
 
     walk_account_pages(page, look)
     assert problems == {}
+
+
+def test_the_api_reference_has_no_serious_accessibility_violation(page, reviewers) -> None:
+    """Swagger UI's drawing of the schema, one operation opened, as a reader sees it."""
+    log_in(page, "reader")
+    page.goto("/api/docs")
+    operation = page.locator("#swagger-ui .opblock").first
+    operation.locator(".opblock-summary").click()
+    operation.locator(".responses-wrapper").wait_for()
+    assert violations(page) == []

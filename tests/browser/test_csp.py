@@ -107,3 +107,28 @@ def test_the_sign_in_and_account_pages_work_under_the_policy(page, violations) -
     walk signs in and enrols an authenticator through the pages, so their scripts ran)."""
     seen = walk_account_pages(page, lambda page: None)
     assert len(seen) >= 12 and violations == []
+
+
+def test_the_api_reference_draws_every_operation_from_this_origin_under_the_policy(
+    page, violations, lead, live_server
+):
+    schema = page.context.request.get(f"{live_server.url}/api/openapi.json").json()
+    operations = sum(len(methods) for methods in schema["paths"].values())
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    log_in(page, "lead")
+
+    visit(page, "/api/docs")
+    blocks = page.locator("#swagger-ui .opblock")
+    expect(blocks).to_have_count(operations)
+    # Opening one draws its parameters (their descriptions' Markdown read as the schema
+    # means it) and answers, with the stylesheet's icons.
+    storing = blocks.filter(has_text="/api/projects/{project}/documents").first
+    storing.locator(".opblock-summary").click()
+    expect(storing.locator(".responses-wrapper")).to_be_visible()
+    expect(storing.locator(".parameters code", has_text="/p/<slug>/")).to_be_visible()
+    expect(page.locator("#swagger-ui .btn.authorize")).to_be_visible()
+
+    foreign = [url for url in requested if not url.startswith((live_server.url, "data:"))]
+    assert foreign == []
+    assert violations == []

@@ -1,5 +1,6 @@
 """An editor adjudicates a whole plan with the keyboard alone and downloads the export, which
-replays; a reader sees the plan but no decision buttons."""
+replays; takes an adjudicated plan as W3C Web Annotations and imports them back as a proposal;
+a reader sees the plan but no decision buttons."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from playwright.sync_api import expect
 
 from grounding.segmentation import parse_segmentation_plan, slice_segments
 from review.actions import entries as entry_actions
+from review.actions.plan_reviews import adjudicate_plan
 from review.adapters.plans import export_plan
 from review.models import Decision, Entry, Plan
 from review.views.presenters import ENTRY_CHUNK
 from tests.browser.conftest import log_in
+from tests.browser.test_accessibility import violations
 from tests.builders.plan_views import entries_of, make_plan
 from tests.builders.plans import update_entries
 
@@ -108,6 +111,39 @@ def test_an_editor_adjudicates_a_plan_with_the_keyboard_and_the_export_replays(
         "entry.accept",
         "plan.adjudicate",
     ]
+
+
+def test_an_editor_imports_an_adjudicated_plans_web_annotations_back_as_a_proposal(
+    page, reviewers, tmp_path
+) -> None:
+    editor = reviewers["editor"]
+    plan = make_plan(3)
+    for entry in entries_of(plan):
+        entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
+    plan.refresh_from_db()
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
+    log_in(page, "editor")
+
+    page.goto(f"/p/default/plans/{plan.pk}/")
+    assert violations(page) == []
+    with page.expect_download() as download:
+        page.get_by_role("link", name="As W3C Web Annotations").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    page.goto("/p/default/plans/")
+    form = page.locator("form", has=page.get_by_role("button", name="Import plan"))
+    form.get_by_label("Stored document").select_option(str(plan.document_id))
+    form.get_by_label("W3C Web Annotation collection").check()
+    form.locator("input[type=file]").set_input_files(saved)
+    form.get_by_role("button", name="Import plan").click()
+
+    expect(page.get_by_text("Imported a plan for")).to_be_visible()
+    proposal = Plan.objects.exclude(pk=plan.pk).get()
+    assert page.url.endswith(f"/p/default/plans/{proposal.pk}/")
+    assert saved.name == f"handbook-plan-{plan.pk}.jsonld"
+    placed = [(e.path, e.span_start, e.span_end, e.state) for e in entries_of(proposal)]
+    assert placed == [(e.path, e.span_start, e.span_end, Entry.State.PROPOSED)
+                      for e in entries_of(plan)]  # fmt: skip
 
 
 def test_a_reader_sees_the_plan_but_no_decision_buttons(page, reviewers) -> None:

@@ -10,6 +10,7 @@ MOVED = {
     "plan-accept-rule": "plans/<int:pk>/by-rule/",
     "plan-adjudicate": "plans/<int:pk>/settle/",
     "plan-export": "plans/<int:pk>/settled.json",
+    "plan-annotations": "plans/<int:pk>/settled.jsonld",
     "plan-entry-list": "plans/<int:pk>/lists/<int:number>/",
     "entry": "plans/<int:pk>/e/<int:entry_pk>/",
     "entry-edit": "plans/<int:pk>/e/<int:entry_pk>/change/",

@@ -10,8 +10,11 @@ import json
 
 from django.db.models import Model
 
+from grounding.adjudication import Decision, adjudicate
 from grounding.anchors import make_anchor
 from grounding.extract import EXTRACTOR_ID, TEXT_EXTRACTOR_VERSION
+from grounding.segmentation import parse_segmentation_plan
+from grounding.web_annotation import annotation_collection
 from review.adapters.plans import entries_stored
 from review.models import Document, Entry, PathCollision, Plan
 from review.models.projects import default_project_id
@@ -67,6 +70,18 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
     }
     payload.update(overrides)
     return payload
+
+
+def annotations_text(text: str = CODE_TEXT) -> str:
+    """The W3C Web Annotation collection a plan of `text`'s sections, every entry accepted,
+    is exported as."""
+    proposal = parse_segmentation_plan(proposed_payload(text), text)
+    decisions = [Decision.accept("ada", "2026-12-01T10:00:00+00:00")] * len(proposal.entries)
+    adjudicated = parse_segmentation_plan(adjudicate(proposal, decisions, text), text)
+    collection = annotation_collection(
+        adjudicated, collection_id="https://review.example.org/plan", document_title="n500.md"
+    )
+    return json.dumps(collection)
 
 
 def payload_text(payload: dict) -> str:

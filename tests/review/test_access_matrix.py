@@ -96,6 +96,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     "plan-entry-list": {"GET": everyone(200), "POST": everyone(405)},
     # An open plan has nothing to export yet: 409 for every reader alike.
     "plan-export": {"GET": everyone(409), "POST": everyone(405)},
+    "plan-annotations": {"GET": everyone(409), "POST": everyone(405)},
     # A plain GET of one row sends the reader to the row on the plan's page.
     "entry": {"GET": everyone(302), "POST": everyone(405)},
     "cases": {"GET": everyone(200), "POST": everyone(405)},
@@ -189,15 +190,22 @@ MATRIX: dict[str, dict[str, dict]] = {
     "logout": {"GET": everyone(405), "POST": open_to_all(LOGIN)},
     # The API: a token, not a session. Writes need the role; the method is checked first.
     "api:openapi-json": {"GET": open_to_all(200), "POST": open_to_all(405)},
+    # The schema's reference is a page of the app: anyone signed in reads it.
+    "openapi-reference": {"GET": everyone(200), "POST": everyone(405)},
     "api:api-root": {"GET": open_to_all(404), "POST": open_to_all(404)},
     "api:post_document": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:propose": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:post_plan": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
+    "api:post_annotations": {
+        "GET": open_to_all(405),
+        "POST": only(EDITORS, 422, anonymous=401),
+    },
     "api:post_cases": {"GET": open_to_all(405), "POST": only(MODERATORS, 422, anonymous=401)},
     "api:post_answers": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:list_plans": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:get_plan": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:get_plan_export": {"GET": with_token(409), "POST": open_to_all(405)},
+    "api:get_plan_annotations": {"GET": with_token(409), "POST": open_to_all(405)},
     "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:job": {"GET": with_token(404), "POST": open_to_all(405)},
     "api:agreement": {
@@ -320,6 +328,7 @@ def url_of(name: str, world: dict) -> str:
         "plan-accept-rule": {"pk": world["plan"].pk},
         "plan-adjudicate": {"pk": world["plan"].pk},
         "plan-export": {"pk": world["plan"].pk},
+        "plan-annotations": {"pk": world["plan"].pk},
         "entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "entry-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "entry-decide": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk, "action": "accept"},
@@ -368,8 +377,10 @@ def url_of(name: str, world: dict) -> str:
         "api:post_revision": {"document_id": world["document"].pk},
         "api:propose": {"document_id": world["document"].pk},
         "api:post_plan": {"document_id": world["document"].pk},
+        "api:post_annotations": {"document_id": world["document"].pk},
         "api:get_plan": {"plan_id": world["plan"].pk},
         "api:get_plan_export": {"plan_id": world["plan"].pk},
+        "api:get_plan_annotations": {"plan_id": world["plan"].pk},
         "api-moved": {"prefix": "plans", "rest": str(world["plan"].pk)},
     }
     if name == ADMIN_CATCH_ALL:

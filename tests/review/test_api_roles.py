@@ -1,5 +1,6 @@
 """The API asks the web's own permission functions about the token's user: pushing documents,
-plans and answers needs an Editor, cases a Moderator; reading needs only a valid token."""
+plans (as plan JSON or as Web Annotations) and answers needs an Editor, cases a Moderator;
+reading needs only a valid token."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from django.test import Client
 from review.adapters.documents import store_document
 from tests.builders.api import API, api_client, pipeline_user
 from tests.builders.cases_answers import answer_line, case_line
-from tests.builders.plans import CODE_TEXT, payload_text, proposed_payload, row_counts
+from tests.builders.plans import (
+    CODE_TEXT,
+    annotations_text,
+    payload_text,
+    proposed_payload,
+    row_counts,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,6 +60,14 @@ def post_plan(api: Client, document_id: int):
     )
 
 
+def post_annotations(api: Client, document_id: int):
+    return api.post(
+        f"{API}/documents/{document_id}/annotations",
+        annotations_text(),
+        content_type="application/ld+json",
+    )
+
+
 def post_cases(api: Client, document_id: int):
     return api.post(f"{API}/cases", case_line() + "\n", content_type="application/x-ndjson")
 
@@ -66,6 +81,7 @@ WRITES = {
     "POST /api/documents": (post_document, {"editor", "staff"}),
     "POST /api/documents/{id}/propose": (post_propose, {"editor", "staff"}),
     "POST /api/documents/{id}/plans": (post_plan, {"editor", "staff"}),
+    "POST /api/documents/{id}/annotations": (post_annotations, {"editor", "staff"}),
     "POST /api/cases": (post_cases, {"moderator", "staff"}),
     "POST /api/answers": (post_answers, {"editor", "staff"}),
 }
