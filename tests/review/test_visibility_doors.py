@@ -68,6 +68,7 @@ API_DOORS = {
 COMMANDS = {
     "export_plan": THROUGH_THE_RULE,
     "export_decisions": f"{LOG} (for no one in particular: every review under way withheld)",
+    "export_dataset": f"{LOG} (for no one in particular) and adjudicated plans only, frozen",
     "insights": FIGURES,
     "agreement": FIGURES,
     "add_revision": DOCUMENTS,
