@@ -118,8 +118,11 @@ def _send_to(endpoint_id: int, most: int) -> int:
     """Send `endpoint_id`'s due deliveries in event order while they succeed, holding its
     lease; say how many were attempted."""
     attempted = 0
+    if not _claim(endpoint_id):
+        return 0
     try:
-        while attempted < most and _claim(endpoint_id):
+        while attempted < most:
+            _renew(endpoint_id)
             delivery = _head(endpoint_id)
             if delivery is None or delivery.next_attempt_at > timezone.now():
                 break
@@ -138,18 +141,25 @@ def lease() -> timedelta:
 
 
 def _claim(endpoint_id: int) -> bool:
-    """Take (or renew) the lease on sending to the endpoint: one conditional UPDATE, so two
-    workers never send to one endpoint at once."""
+    """Take the lease on sending to the endpoint, if no other worker holds it: one conditional
+    UPDATE, so two workers never send to one endpoint at once."""
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
     rows = WebhookEndpoint.objects.filter(free, pk=endpoint_id, enabled=True)
     return bool(rows.update(claimed_until=now + lease()))
 
 
+def _renew(endpoint_id: int) -> None:
+    """Hold the lease for one more attempt (each lasts less than a lease)."""
+    WebhookEndpoint.objects.filter(pk=endpoint_id).update(claimed_until=timezone.now() + lease())
+
+
 def _head(endpoint_id: int) -> WebhookDelivery | None:
     """The endpoint's oldest pending delivery: the only one it may be sent now."""
     return (
-        WebhookDelivery.objects.filter(endpoint_id=endpoint_id, status="pending")
+        WebhookDelivery.objects.filter(
+            endpoint_id=endpoint_id, status="pending", endpoint__enabled=True
+        )
         .select_related("event", "endpoint")
         .order_by("event_id")
         .first()
