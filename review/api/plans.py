@@ -160,7 +160,6 @@ def list_plans(
 @router.get(
     "/plans/{plan_id}",
     response=answers({200: PlanOut}, 404, 422),
-    url_name="plan",
     summary="A plan's entries",
 )
 def get_plan(request: HttpRequest, project: ProjectSlug, plan_id: int):

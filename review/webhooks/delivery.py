@@ -76,7 +76,8 @@ def _sweep_later() -> None:
     retries fall due and lost tasks are made up for. Asked first thing in each run, so that a
     worker killed mid-send leaves its successor queued."""
     backend = send_webhooks.get_backend()
-    if not backend.supports_defer or not WebhookDelivery.objects.filter(status="pending").exists():
+    pending = WebhookDelivery.objects.filter(status="pending", endpoint__enabled=True)
+    if not backend.supports_defer or not pending.exists():
         return
     from django_tasks_db.models import DBTaskResult, get_date_max
 
@@ -238,7 +239,11 @@ def _record(delivery: WebhookDelivery, code: int | None, error: str) -> None:
     schedule = settings.WEBHOOK_RETRY_SECONDS
     changes: dict = {"response_code": code, "last_error": error}
     with transaction.atomic():
-        endpoint = WebhookEndpoint.objects.select_for_update().get(pk=delivery.endpoint_id)
+        endpoint = (
+            WebhookEndpoint.objects.select_for_update().filter(pk=delivery.endpoint_id).first()
+        )
+        if endpoint is None:
+            return  # deleted meanwhile, with its deliveries
         if not error:
             changes.update(status=WebhookDelivery.Status.DELIVERED, delivered_at=now)
             endpoint.failing_since = None

@@ -157,5 +157,5 @@ def emit(project_id: int, event_type: str, *, obj: tuple[str, int], url, actor: 
 def _url_of(obj, slug: str) -> str:
     """Where a receiver fetches the whole object: the API where it has it, else its page."""
     if isinstance(obj, Plan):
-        return reverse("api:plan", kwargs={"project": slug, "plan_id": obj.pk})
+        return reverse("api:get_plan", kwargs={"project": slug, "plan_id": obj.pk})
     return reverse(obj._meta.model_name, kwargs={"project": slug, "pk": obj.pk})
