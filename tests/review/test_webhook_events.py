@@ -10,12 +10,14 @@ from django.db import transaction
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
+from review.actions.plans import do_adjudicate_plan
 from review.decisions import StaleVersion
 from review.jobs import run_job, start_job
 from review.models import Entry, Job, WebhookDelivery, WebhookEvent
 from review.webhooks import events
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.revisions import decided_plan, revise
 from tests.builders.users import make_project, member, user_in
 from tests.builders.webhooks import accept, allow_loopback, endpoint_to
 
@@ -121,3 +123,28 @@ def test_a_finished_job_is_an_event_naming_its_status(lead, editor) -> None:
         {"type": "job", "id": job.pk},
     )
     assert event.data["path"] == f"/api/projects/default/jobs/{job.pk}"
+
+
+def test_a_revision_carried_is_one_event_naming_the_plan_it_carried(lead, alice) -> None:
+    plan = decided_plan(alice)
+    endpoint_to(URL, plan.project, lead, events=[events.REVISION_CARRIED])
+    revised = revise(plan, alice)
+    event = WebhookEvent.objects.get()
+    assert event.type == events.REVISION_CARRIED
+    assert event.data["object"] == {"type": "document", "id": revised.revision.pk}
+    assert (event.data["plan"], event.data["carried"]) == (revised.plan.pk, len(revised.carried))
+    assert event.data["path"] == f"/api/projects/default/plans/{revised.plan.pk}"
+    assert event.data["actor"] == "alice"
+
+
+def test_adjudicating_a_plan_is_an_event_after_its_entries_own(lead, editor) -> None:
+    plan = make_plan(1)
+    endpoint_to(URL, plan.project, lead, events=[events.PLAN_ADJUDICATED, events.ENTRY_DECIDED])
+    for entry in entries_of(plan):
+        accept(entry, editor)
+    plan.refresh_from_db()
+    with transaction.atomic():
+        do_adjudicate_plan(plan, actor=editor, expected_version=plan.version)
+    kinds = list(WebhookEvent.objects.order_by("pk").values_list("type", flat=True))
+    assert kinds == [events.ENTRY_DECIDED] * len(entries_of(plan)) + [events.PLAN_ADJUDICATED]
+    assert WebhookEvent.objects.last().data["status"] == "adjudicated"
