@@ -41,7 +41,7 @@ def register(client, project, url=URL, events=("entry.decided", "case.settled"),
     return client.post(page(project, "new"), {"url": url, "events": list(events), **more})
 
 
-def an_endpoint(project, lead, **fields) -> WebhookEndpoint:
+def an_endpoint(project, **fields) -> WebhookEndpoint:
     return WebhookEndpoint.objects.create(
         project=project, url=URL, events=["entry.decided"], secret="whsec_AAAA", **fields
     )
@@ -87,7 +87,7 @@ def test_no_event_chosen_or_one_that_is_not_an_event_is_refused(client, lead, pr
 def test_the_delivery_log_shows_each_attempt_and_a_failed_one_is_sent_again(
     client, lead, project
 ) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     event = Event.objects.create(project=project, type="entry.decided", at=timezone.now())
     delivery = WebhookDelivery.objects.create(
         endpoint=endpoint,
@@ -118,7 +118,7 @@ def test_the_delivery_log_shows_each_attempt_and_a_failed_one_is_sent_again(
 def test_a_lead_disables_and_enables_a_webhook_and_a_stale_page_is_refused(
     client, lead, project
 ) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     disabled = client.post(page(project, endpoint.pk, "enabled"), {"version": 1, "enabled": "0"})
     assert disabled.status_code == 302
     endpoint.refresh_from_db()
@@ -136,14 +136,14 @@ def test_a_lead_disables_and_enables_a_webhook_and_a_stale_page_is_refused(
 
 def test_why_the_worker_disabled_a_webhook_is_shown_to_its_leads(client, lead, project) -> None:
     endpoint = an_endpoint(
-        project, lead, enabled=False, disabled_reason="Disabled by the worker: answered 500"
+        project, enabled=False, disabled_reason="Disabled by the worker: answered 500"
     )
     assert "Disabled by the worker: answered 500" in html_of(client.get(page(project)))
     assert "Disabled by the worker: answered 500" in html_of(client.get(page(project, endpoint.pk)))
 
 
 def test_a_lead_deletes_a_webhook_and_the_log_keeps_what_it_was(client, lead, project) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     response = client.post(page(project, endpoint.pk, "delete"), {"version": 1})
     assert response.status_code == 302
     assert not WebhookEndpoint.objects.exists()
@@ -152,7 +152,7 @@ def test_a_lead_deletes_a_webhook_and_the_log_keeps_what_it_was(client, lead, pr
 
 
 def test_the_pages_that_change_something_refuse_a_get(client, lead, project) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     for rest in (("new",), (endpoint.pk, "enabled"), (endpoint.pk, "delete")):
         assert client.get(page(project, *rest)).status_code == 405
 
@@ -160,7 +160,7 @@ def test_the_pages_that_change_something_refuse_a_get(client, lead, project) -> 
 def test_a_member_who_is_not_a_lead_is_refused_and_changes_nothing(
     client, lead, project, django_user_model
 ) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     editor = django_user_model.objects.create_user("edna", password="demo")
     Membership.objects.create(project=project, user=editor, editor=True)
     client.force_login(editor)
@@ -176,7 +176,7 @@ def test_a_member_who_is_not_a_lead_is_refused_and_changes_nothing(
 def test_another_projects_lead_cannot_tell_a_webhook_exists(
     client, lead, project, django_user_model
 ) -> None:
-    endpoint = an_endpoint(project, lead)
+    endpoint = an_endpoint(project)
     other = Project.objects.create(name="Other", slug="other")
     other_lead = django_user_model.objects.create_user("olga", password="demo")
     Membership.objects.create(project=other, user=other_lead, lead=True)
