@@ -119,11 +119,12 @@ def _send_to(endpoint_id: int, most: int) -> int:
     """Send `endpoint_id`'s due deliveries in event order while they succeed, holding its
     lease; say how many were attempted."""
     attempted = 0
-    if not _claim(endpoint_id):
+    held_until = _claim(endpoint_id)
+    if held_until is None:
         return 0
     try:
         while attempted < most:
-            _renew(endpoint_id)
+            held_until = _renew(endpoint_id)
             delivery = _head(endpoint_id)
             if delivery is None or delivery.next_attempt_at > timezone.now():
                 break
@@ -131,7 +132,10 @@ def _send_to(endpoint_id: int, most: int) -> int:
             if not attempt(delivery):
                 break
     finally:
-        WebhookEndpoint.objects.filter(pk=endpoint_id).update(claimed_until=None)
+        # Only the lease this worker holds: never one another worker took after it lapsed.
+        WebhookEndpoint.objects.filter(pk=endpoint_id, claimed_until=held_until).update(
+            claimed_until=None
+        )
     return attempted
 
 
@@ -141,18 +145,24 @@ def lease() -> timedelta:
     return timedelta(seconds=4 * settings.WEBHOOK_TIMEOUT_SECONDS + 5)
 
 
-def _claim(endpoint_id: int) -> bool:
-    """Take the lease on sending to the endpoint, if no other worker holds it: one conditional
-    UPDATE, so two workers never send to one endpoint at once."""
+def _claim(endpoint_id: int):
+    """Take the lease on sending to the endpoint, if no other worker holds it, and say until
+    when (None: another holds it). One conditional UPDATE, so two workers never send to one
+    endpoint at once."""
     now = timezone.now()
     free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
-    rows = WebhookEndpoint.objects.filter(free, pk=endpoint_id, enabled=True)
-    return bool(rows.update(claimed_until=now + lease()))
+    until = now + lease()
+    taken = WebhookEndpoint.objects.filter(free, pk=endpoint_id, enabled=True).update(
+        claimed_until=until
+    )
+    return until if taken else None
 
 
-def _renew(endpoint_id: int) -> None:
-    """Hold the lease for one more attempt (each lasts less than a lease)."""
-    WebhookEndpoint.objects.filter(pk=endpoint_id).update(claimed_until=timezone.now() + lease())
+def _renew(endpoint_id: int):
+    """Hold the lease for one more attempt (each lasts less than a lease); until when."""
+    until = timezone.now() + lease()
+    WebhookEndpoint.objects.filter(pk=endpoint_id).update(claimed_until=until)
+    return until
 
 
 def _head(endpoint_id: int) -> WebhookDelivery | None:

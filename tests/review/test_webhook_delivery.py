@@ -6,6 +6,7 @@ an address the guard refuses, and the endpoint disabled after the last retry."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -159,3 +160,22 @@ def test_after_the_last_retry_the_delivery_failed_and_the_endpoint_is_disabled_s
     assert "answered 500" in endpoint.disabled_reason
     statuses = WebhookDelivery.objects.order_by("event_id").values_list("status", flat=True)
     assert list(statuses) == ["failed", "pending"]
+
+
+def test_an_endpoint_another_worker_holds_is_left_to_it_until_its_lease_lapses(
+    lead, editor
+) -> None:
+    plan = make_plan(2)
+    with running_receiver() as receiver:
+        endpoint, _ = endpoint_to(receiver.url, plan.project, lead)
+        accept(entries_of(plan)[0], editor)
+        held = WebhookEndpoint.objects.filter(pk=endpoint.pk)
+        held.update(claimed_until=timezone.now() + timedelta(minutes=1))
+        assert send_webhooks.call() == 0
+        assert receiver.requests == []
+        # That worker was killed: its lease lapses, and the delivery is this worker's.
+        held.update(claimed_until=timezone.now() - timedelta(seconds=1))
+        assert send_webhooks.call() == 1
+        receiver.wait_for(1)
+    assert WebhookDelivery.objects.get().status == "delivered"
+    assert held.get().claimed_until is None
