@@ -28,7 +28,7 @@ from review.forms import (
     ProjectForm,
     ProjectSecondFactorForm,
 )
-from review.models import Membership, Project
+from review.models import Membership, Project, WebhookEndpoint
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.projects import project_worked_in
@@ -101,6 +101,8 @@ def _members_page(
         "add_form": add_form or MemberAddForm(),
         "invite_form": invite_form or InvitationForm(auto_id="invite-%s"),
         "invitations": project.invitations.pending(timezone.now()).select_related("invited_by"),
+        # A webhook the worker disabled is for the leads to see here too.
+        "webhooks_disabled": WebhookEndpoint.objects.filter(project=project, enabled=False).count(),
         "second_factor_form": ProjectSecondFactorForm(
             initial={"require_second_factor": project.require_second_factor}
         ),

@@ -196,3 +196,10 @@ def test_staff_manage_every_projects_webhooks(client, project, django_user_model
     client.force_login(staff)
     assert register(client, project).status_code == 201
     assert client.get(page(project)).status_code == 200
+
+
+def test_the_members_page_tells_the_leads_a_webhook_is_disabled(client, lead, project) -> None:
+    an_endpoint(project)
+    assert "disabled)" not in html_of(client.get(f"/projects/{project.slug}/members/"))
+    an_endpoint(project, enabled=False, disabled_reason="Disabled by the worker.")
+    assert "(1 disabled)" in html_of(client.get(f"/projects/{project.slug}/members/"))
