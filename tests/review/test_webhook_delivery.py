@@ -5,10 +5,12 @@ an address the guard refuses, and the endpoint disabled after the last retry."""
 
 from __future__ import annotations
 
+import io
 import json
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from standardwebhooks import Webhook
 
@@ -179,3 +181,16 @@ def test_an_endpoint_another_worker_holds_is_left_to_it_until_its_lease_lapses(
         receiver.wait_for(1)
     assert WebhookDelivery.objects.get().status == "delivered"
     assert held.get().claimed_until is None
+
+
+def test_the_command_sends_what_is_due_as_the_sweep_does(lead, editor) -> None:
+    plan = make_plan(2)
+    with running_receiver(answers=[500]) as receiver:
+        endpoint_to(receiver.url, plan.project, lead)
+        accept(entries_of(plan)[0], editor)
+        out = io.StringIO()
+        call_command("send_webhooks", stdout=out)
+        assert out.getvalue() == "attempted 1 deliveries; 1 pending\n"
+        call_command("send_webhooks", stdout=out)
+        receiver.wait_for(2)
+    assert out.getvalue().endswith("attempted 1 deliveries; 0 pending\n")
