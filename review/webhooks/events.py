@@ -73,10 +73,9 @@ def _event_type(decision: Decision, obj) -> str | None:
         # A review copy's entries are one reviewer's blind opinions; the plan's own entries
         # are settled from them (their decisions are events).
         return None if obj.plan.review_of_id else ENTRY_DECIDED
-    if decision.object_type == "case" and after.get("verdict", before.get("verdict")) != before.get(
-        "verdict"
-    ):
-        return CASE_SETTLED
+    # A first opinion, or a second that differs, leaves the verdict as it was: no event.
+    if decision.object_type == "case" and "verdict" in after:
+        return CASE_SETTLED if after["verdict"] != before.get("verdict") else None
     if decision.object_type == "answer" and after.get("state") != before.get("state"):
         return ANSWER_STATES.get(after.get("state"))
     return None

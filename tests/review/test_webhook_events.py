@@ -17,6 +17,7 @@ from review.models import Entry, Job, WebhookDelivery, WebhookEvent
 from review.webhooks import events
 from tests.builders.cases_answers import make_answer, make_case
 from tests.builders.plan_views import entries_of, make_plan
+from tests.builders.reviews import double_review
 from tests.builders.revisions import decided_plan, revise
 from tests.builders.users import make_project, member, user_in
 from tests.builders.webhooks import accept, allow_loopback, endpoint_to
@@ -148,3 +149,19 @@ def test_adjudicating_a_plan_is_an_event_after_its_entries_own(lead, editor) -> 
     kinds = list(WebhookEvent.objects.order_by("pk").values_list("type", flat=True))
     assert kinds == [events.ENTRY_DECIDED] * len(entries_of(plan)) + [events.PLAN_ADJUDICATED]
     assert WebhookEvent.objects.last().data["status"] == "adjudicated"
+
+
+def test_under_double_review_only_the_agreeing_second_opinion_settles_a_case(
+    lead, moderator, moderator2
+) -> None:
+    double_review("cases")
+    case = make_case("c-1")
+    endpoint_to(URL, case.project, lead, events=[events.CASE_SETTLED])
+    with transaction.atomic():
+        decide_case(case, "uphold", actor=moderator, expected_version=case.version, note="")
+    assert not WebhookEvent.objects.exists()  # a first opinion, blind to the second reviewer
+    case.refresh_from_db()
+    with transaction.atomic():
+        decide_case(case, "uphold", actor=moderator2, expected_version=case.version, note="")
+    event = WebhookEvent.objects.get()
+    assert (event.data["action"], event.data["verdict"]) == ("case.second_opinion", "upheld")
