@@ -497,3 +497,7 @@ WEBHOOK_MAX_BATCH = 100
 SITE_URL = os.environ.get("REVIEW_SITE_URL", "").strip().rstrip("/") or (
     f"https://{ALLOWED_HOSTS[0]}" if ENVIRONMENT == "production" else "http://127.0.0.1:8000"
 )
+if not SITE_URL.startswith(("https://", "http://")):
+    raise ImproperlyConfigured(
+        f"REVIEW_SITE_URL must start with https:// (or http://), not {SITE_URL!r}."
+    )
