@@ -194,3 +194,15 @@ def test_the_command_sends_what_is_due_as_the_sweep_does(lead, editor) -> None:
         call_command("send_webhooks", stdout=out)
         receiver.wait_for(2)
     assert out.getvalue().endswith("attempted 1 deliveries; 0 pending\n")
+
+
+def test_a_host_name_is_sent_to_the_address_checked_with_its_own_host_header(lead, editor) -> None:
+    plan = make_plan(2)
+    with running_receiver() as receiver:
+        port = receiver.server.server_address[1]
+        endpoint_to(f"http://localhost:{port}/hooks?from=review", plan.project, lead)
+        accept(entries_of(plan)[0], editor)
+        send_webhooks.call()
+        (request,) = receiver.wait_for(1)
+    assert request.headers["host"] == f"localhost:{port}"
+    assert request.path == "/hooks?from=review"
