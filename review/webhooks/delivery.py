@@ -21,6 +21,7 @@ a retry when it falls due, and a delivery whose task was lost (its worker killed
 from __future__ import annotations
 
 import json
+import time
 from datetime import timedelta
 
 import httpx
@@ -222,7 +223,8 @@ def _post(delivery: WebhookDelivery, now) -> tuple[int | None, str]:
                 extensions={"sni_hostname": target.host},
             ) as response,
         ):
-            start = _read_start(response)
+            # A 2xx says all there is to say; a failure's body says why, in the log.
+            start = "" if response.is_success else _read_start(response)
     except httpx.HTTPError as error:
         return None, f"{type(error).__name__}: {error}"[:500]
     if 200 <= response.status_code < 300:
@@ -233,11 +235,12 @@ def _post(delivery: WebhookDelivery, now) -> tuple[int | None, str]:
 
 
 def _read_start(response: httpx.Response) -> str:
-    """The start of the answer's body, at most WEBHOOK_MAX_RESPONSE_BYTES of it read."""
-    read = b""
+    """The start of the answer's body: at most WEBHOOK_MAX_RESPONSE_BYTES of it, read for at
+    most one timeout (a receiver dripping a byte at a time must not outlast the lease)."""
+    read, deadline = b"", time.monotonic() + settings.WEBHOOK_TIMEOUT_SECONDS
     for chunk in response.iter_raw():
         read += chunk
-        if len(read) >= settings.WEBHOOK_MAX_RESPONSE_BYTES:
+        if len(read) >= settings.WEBHOOK_MAX_RESPONSE_BYTES or time.monotonic() > deadline:
             break
     return read[: settings.WEBHOOK_MAX_RESPONSE_BYTES].decode("utf-8", "replace").strip()
 
