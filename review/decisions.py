@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from review.models import Decision
+from review.webhooks import events as webhook_events
 
 if TYPE_CHECKING:
     from review.models import Plan
@@ -198,6 +199,8 @@ def _record(
     )
     # The INSERT stored the version the subquery found; read only if asked for (deferred).
     del decision.guideline_version
+    # What the decision tells the project's webhooks, in its transaction (the outbox).
+    webhook_events.on_decision(decision, obj)
     return decision
 
 

@@ -29,6 +29,7 @@ from review.models import (
     SecurityEvent,
 )
 from review.models.projects import default_project_id
+from review.webhooks.events import EVENT_TYPES
 
 
 class DocumentUploadForm(forms.Form):
@@ -619,4 +620,25 @@ class RemoveSecondFactorForm(forms.Form):
         label="A current code, or your password",
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class WebhookForm(forms.Form):
+    """A webhook registered on its project's webhooks page: the address, the events it is sent
+    and what it is for (`review.actions.webhooks` checks the address and the events)."""
+
+    url = forms.URLField(
+        label="Address",
+        max_length=500,
+        assume_scheme="https",
+        help_text="Where each event is POSTed, signed; https:// unless it is your own network.",
+    )
+    events = forms.MultipleChoiceField(
+        label="Events",
+        choices=list(EVENT_TYPES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": "Choose at least one event to send."},
+    )
+    description = forms.CharField(
+        label="What it is for", max_length=200, required=False, help_text="Optional."
     )

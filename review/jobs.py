@@ -36,6 +36,7 @@ from review.adapters.errors import ImportRefused
 from review.adapters.jsonl import ImportResult, count_lines
 from review.models import Job, JobOutputPart
 from review.permissions import project_id_of
+from review.webhooks import events as webhook_events
 
 # At most this often a running job writes its progress, so a long import is not one UPDATE
 # per line.
@@ -125,7 +126,14 @@ def run_job(job_id: int) -> None:
         raise
     job.status = Job.Status.SUCCEEDED
     job.finished_at = timezone.now()
-    job.save()
+    _finish(job)
+
+
+def _finish(job: Job, **save) -> None:
+    """Save how the job ended, and tell the project's webhooks in the same transaction."""
+    with transaction.atomic():
+        job.save(**save)
+        webhook_events.job_finished(job)
 
 
 def unheard_reason() -> str:
@@ -187,7 +195,7 @@ def _fail(job: Job, problems: list[str]) -> None:
     job.problems = problems
     job.error = problems[0] if len(problems) == 1 else f"refused: {len(problems)} problems"
     job.finished_at = timezone.now()
-    job.save(update_fields=["status", "problems", "error", "finished_at", "progress", "total"])
+    _finish(job, update_fields=["status", "problems", "error", "finished_at", "progress", "total"])
 
 
 class _Progress:

@@ -14,6 +14,7 @@ The headers (Content-Security-Policy, Permissions-Policy and Django's own) are t
 so the demo and the browser tests run under the policy that production sends.
 """
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -471,3 +472,58 @@ JOB_INLINE_MAX_LINES = int(os.environ.get("REVIEW_JOB_INLINE_MAX_LINES", "1000")
 # A running job whose worker said nothing (no start, no progress) for this long is marked
 # failed, and can be retried: its worker died.
 JOB_HEARTBEAT_SECONDS = int(os.environ.get("REVIEW_JOB_HEARTBEAT_SECONDS", "300"))
+
+
+# Webhooks (review/webhooks/): each delivery is made by the worker, signed as the Standard
+# Webhooks specification says. Addresses: an endpoint's host must resolve to public addresses
+# only, unless an address is in WEBHOOK_ALLOWED_NETWORKS (loopback, private, link-local and
+# the rest are refused by default, so a webhook cannot reach the app's own network); with
+# WEBHOOK_ALLOWED_HOSTS set, only the hosts it names are accepted at all.
+def _env_networks(name: str) -> list:
+    networks = []
+    for item in _comma_list(os.environ.get(name, "")):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError as error:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not a network ({error}).") from None
+    return networks
+
+
+def _env_schedule(name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    items = _comma_list(os.environ.get(name, ""))
+    if not items:
+        return default
+    if not all(item.isdigit() and int(item) <= ONE_DAY for item in items) or len(items) > 50:
+        raise ImproperlyConfigured(
+            f"{name} must be up to 50 comma-separated whole numbers of seconds, each at most "
+            f"a day, not {os.environ[name]!r}."
+        )
+    return tuple(int(item) for item in items)
+
+
+WEBHOOK_ALLOWED_HOSTS = [
+    host.lower() for host in _comma_list(os.environ.get("REVIEW_WEBHOOK_ALLOWED_HOSTS", ""))
+]
+WEBHOOK_ALLOWED_NETWORKS = _env_networks("REVIEW_WEBHOOK_ALLOWED_NETWORKS")
+# The wait before each retry after a failed attempt: 1 and 5 minutes, half an hour, 2, 5 and
+# 10 hours, and the rest of a day; after the last, the delivery has failed and its endpoint is
+# disabled.
+WEBHOOK_RETRY_SECONDS = _env_schedule(
+    "REVIEW_WEBHOOK_RETRY_SECONDS", (60, 300, 1800, 7200, 18000, 36000, 23040)
+)
+WEBHOOK_TIMEOUT_SECONDS = _env_seconds("REVIEW_WEBHOOK_TIMEOUT_SECONDS", 10, 60, minimum=1)
+# How often the worker looks for deliveries whose task was lost (a worker killed mid-send).
+WEBHOOK_SWEEP_SECONDS = _env_seconds("REVIEW_WEBHOOK_SWEEP_SECONDS", 60, 3600, minimum=1)
+# What of a receiver's answer is read (the delivery log keeps its start).
+WEBHOOK_MAX_RESPONSE_BYTES = 4096
+# Endpoints in one project, and deliveries one run of the worker's task sends.
+WEBHOOK_MAX_ENDPOINTS = 20
+WEBHOOK_MAX_BATCH = 100
+# Where the app is reached from outside: the addresses the events name to fetch an object.
+SITE_URL = os.environ.get("REVIEW_SITE_URL", "").strip().rstrip("/") or (
+    f"https://{ALLOWED_HOSTS[0]}" if ENVIRONMENT == "production" else "http://127.0.0.1:8000"
+)
+if not SITE_URL.startswith(("https://", "http://")):
+    raise ImproperlyConfigured(
+        f"REVIEW_SITE_URL must start with https:// (or http://), not {SITE_URL!r}."
+    )

@@ -35,6 +35,7 @@ from review.views import (
     security_log,
     sign_on,
     tokens,
+    webhooks,
 )
 
 # One project's work, each route under `p/<slug>/` (ProjectFromUrl, in review/middleware.py,
@@ -202,6 +203,27 @@ urlpatterns = [
         "projects/<slug:slug>/invitations/<int:pk>/resend/",
         project_admin.invitation_resend,
         name="project-invitation-resend",
+    ),
+    # A project's webhooks (its leads and staff)
+    path("projects/<slug:slug>/webhooks/", webhooks.webhook_list, name="project-webhooks"),
+    path("projects/<slug:slug>/webhooks/new/", webhooks.webhook_new, name="project-webhook-new"),
+    path(
+        "projects/<slug:slug>/webhooks/<int:pk>/", webhooks.webhook_detail, name="project-webhook"
+    ),
+    path(
+        "projects/<slug:slug>/webhooks/<int:pk>/enabled/",
+        webhooks.webhook_enabled,
+        name="project-webhook-enabled",
+    ),
+    path(
+        "projects/<slug:slug>/webhooks/<int:pk>/delete/",
+        webhooks.webhook_delete,
+        name="project-webhook-delete",
+    ),
+    path(
+        "projects/<slug:slug>/webhooks/<int:pk>/deliveries/<int:delivery>/redeliver/",
+        webhooks.webhook_redeliver,
+        name="project-webhook-redeliver",
     ),
     # Where a mailed invitation leads: open to anyone holding the link.
     path("invitations/<str:token>/", invitations.invitation, name="invitation"),

@@ -21,6 +21,7 @@ from review.adapters.revisions import (
 )
 from review.decisions import decide, record_made
 from review.models import Decision, Document, Entry, Lease, Plan
+from review.webhooks import events as webhook_events
 
 CARRY = "entry.carry"
 SUPERSEDE = "plan.supersede"
@@ -54,7 +55,9 @@ def add_revision(document: Document, name: str, data: bytes, *, actor) -> Revise
             for row in rows
             if row.entry.state != Entry.State.PROPOSED
         )
-    return Revised(revision, plan, carried)
+        revised = Revised(revision, plan, carried)
+        webhook_events.revision_carried(revised, actor=actor)
+    return revised
 
 
 def _record_carry(row: CarriedRow, revision: Document, actor) -> Decision:

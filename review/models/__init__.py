@@ -37,6 +37,7 @@ from review.models.projects import DEFAULT_SLUG, InProject, Membership, Project,
 from review.models.security import SecurityEvent, SecurityLogError
 from review.models.sign_on import ClaimRole, SignOnIdentity
 from review.models.tokens import ApiToken, TokenGrant
+from review.models.webhooks import WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 __all__ = [
     "DEFAULT_SLUG",
@@ -86,6 +87,9 @@ __all__ = [
     "SecurityLogError",
     "SignOnIdentity",
     "TokenGrant",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
     "SEARCH_CONFIG",
     "SecondOpinions",
     "SecondOpinionsQuerySet",

@@ -67,6 +67,10 @@ class Project(DecisionHooks, models.Model):
             return False
         return user.is_staff or self.memberships.filter(user=user, lead=True).exists()
 
+    def webhooks_managed_by(self, user) -> bool:
+        """Its webhooks are managed by those who manage its members: staff and its leads."""
+        return self.members_managed_by(user)
+
 
 def default_project_id() -> int:
     """The id of the project named "Default", made if missing: what an item belongs to when

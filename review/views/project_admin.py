@@ -34,7 +34,7 @@ from review.forms import (
     ProjectForm,
     ProjectSecondFactorForm,
 )
-from review.models import Invitation, Membership, Project
+from review.models import Invitation, Membership, Project, WebhookEndpoint
 from review.views import HtmxHttpRequest
 from review.views.deciding import panel_outcome, respond_to_decision
 from review.views.projects import project_worked_in
@@ -115,6 +115,8 @@ def _members_page(
         "invite_form": invite_form or InvitationForm(auto_id="invite-%s"),
         "invitations": pending.select_related("invited_by")[:INVITATIONS_SHOWN],
         "invitations_waiting": pending.count(),
+        # A webhook the worker disabled is for the leads to see here too.
+        "webhooks_disabled": WebhookEndpoint.objects.filter(project=project, enabled=False).count(),
         "second_factor_form": ProjectSecondFactorForm(
             initial={"require_second_factor": project.require_second_factor}
         ),

@@ -8,13 +8,22 @@ import datetime as dt
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
 from review.actions.plan_reviews import adjudicate_plan, open_review_copy
 from review.jobs import start_job
-from review.models import Invitation, Job, Membership, Project
+from review.models import (
+    Invitation,
+    Job,
+    Membership,
+    Project,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEvent,
+)
 from review.models.projects import default_project_id
 from tests.browser.conftest import log_in
 from tests.builders.account_pages import walk_account_pages
@@ -23,6 +32,7 @@ from tests.builders.plan_views import make_plan
 from tests.builders.reviews import double_review
 from tests.builders.revisions import decided_plan, revise
 from tests.builders.users import user_in
+from tests.builders.webhooks import allow_loopback
 
 SERIOUS = {"serious", "critical"}
 
@@ -175,6 +185,46 @@ def test_the_security_pages_and_waiting_invitations_have_no_serious_accessibilit
     ]
     assert violations_on(page, paths) == {}
     page.goto("/security/?since=last+tuesday")
+    assert violations(page) == []
+
+
+def test_the_webhooks_pages_have_no_serious_accessibility_violation(
+    page, reviewers, settings
+) -> None:
+    """A project's webhooks: the list with its form, the secret shown once after registering,
+    and a webhook's delivery log with a failed delivery and why it was disabled."""
+    allow_loopback(settings)
+    staff = user_in(User, "boss", None)
+    User.objects.filter(pk=staff.pk).update(is_staff=True)
+    endpoint = WebhookEndpoint.objects.create(
+        project_id=default_project_id(),
+        url="http://127.0.0.1:9/hooks",
+        events=["entry.decided"],
+        secret="whsec_AAAA",
+        enabled=False,
+        disabled_reason="Disabled by the worker: the last answered 500.",
+    )
+    event = WebhookEvent.objects.create(
+        project_id=default_project_id(), type="entry.decided", at=timezone.now()
+    )
+    WebhookDelivery.objects.create(
+        endpoint=endpoint,
+        event=event,
+        status="failed",
+        attempts=8,
+        next_attempt_at=timezone.now(),
+        response_code=500,
+        last_error="answered 500: down",
+    )
+
+    log_in(page, "boss")
+    paths = ["/projects/default/webhooks/", f"/projects/default/webhooks/{endpoint.pk}/"]
+    assert violations_on(page, paths) == {}
+    page.goto("/projects/default/webhooks/")
+    page.get_by_label("Address").fill("http://127.0.0.1:9/other")
+    page.get_by_label("A plan adjudicated").check()
+    page.get_by_role("button", name="Register").click()
+    assert page.locator("#webhook-secret").inner_text().startswith("whsec_")
     assert violations(page) == []
 
 

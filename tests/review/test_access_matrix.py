@@ -165,6 +165,14 @@ MATRIX: dict[str, dict[str, dict]] = {
     # Leads (and staff) withdraw or resend a waiting invitation; no invitation 999 is there.
     "project-invitation-withdraw": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     "project-invitation-resend": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    # A project's webhooks are its leads' (and staff's), like its members; an empty form is
+    # refused, and no webhook 999 is in it.
+    "project-webhooks": {"GET": only({"lead"}, 200), "POST": everyone(405)},
+    "project-webhook-new": {"GET": everyone(405), "POST": only({"lead"}, 422)},
+    "project-webhook": {"GET": only({"lead"}, 404), "POST": everyone(405)},
+    "project-webhook-enabled": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    "project-webhook-delete": {"GET": everyone(405), "POST": only({"lead"}, 404)},
+    "project-webhook-redeliver": {"GET": everyone(405), "POST": only({"lead"}, 404)},
     # Jobs: a job is its starter's (test_view_job says who sees which); none exists here, so
     # every signed-in person gets 404. Anyone signed in may start the log's export.
     "job": {"GET": everyone(404), "POST": everyone(405)},
@@ -365,6 +373,12 @@ def url_of(name: str, world: dict) -> str:
         "project-member-remove": {"slug": DEFAULT_SLUG, "pk": 999},
         "project-invitation-withdraw": {"slug": DEFAULT_SLUG, "pk": 999},
         "project-invitation-resend": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-webhooks": {"slug": DEFAULT_SLUG},
+        "project-webhook-new": {"slug": DEFAULT_SLUG},
+        "project-webhook": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-webhook-enabled": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-webhook-delete": {"slug": DEFAULT_SLUG, "pk": 999},
+        "project-webhook-redeliver": {"slug": DEFAULT_SLUG, "pk": 999, "delivery": 999},
         "review-next": {"queue": "cases"},
         "job": {"pk": 999},
         "job-retry": {"pk": 999},

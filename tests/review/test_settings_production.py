@@ -140,6 +140,14 @@ def test_production_refuses_the_published_demo_key(production):
         # A limit of 0 would refuse every sign-in, a cool-off of 0 none.
         ("REVIEW_SIGN_IN_FAILURE_LIMIT", "0", "must be a whole number from 1 to 1000"),
         ("REVIEW_SIGN_IN_COOLOFF_SECONDS", "0", "of seconds from 1 to 86400"),
+        ("REVIEW_SITE_URL", "review.example.org", "REVIEW_SITE_URL must start with https://"),
+        ("REVIEW_WEBHOOK_ALLOWED_NETWORKS", "10.0.0.0/33", "'10.0.0.0/33' is not a network"),
+        (
+            "REVIEW_WEBHOOK_RETRY_SECONDS",
+            "60,soon",
+            "REVIEW_WEBHOOK_RETRY_SECONDS must be up to 50",
+        ),
+        ("REVIEW_WEBHOOK_TIMEOUT_SECONDS", "0", "of seconds from 1 to 60"),
     ],
 )
 def test_a_bad_setting_in_the_environment_is_refused_by_name(production, name, value, message):

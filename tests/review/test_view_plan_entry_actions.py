@@ -314,9 +314,9 @@ def test_accept_and_undo_make_the_same_few_queries_for_10_or_200_entries(
     client.get("/")  # the session is read once, not counted below
     # Session, user, the project the address names, groups, the entry with its plan, the
     # plan's double-review facts; in the transaction the plan's counters (the re-check that it
-    # is open), the entry and the log row; then where its text ends with what is merged into
-    # it; no count over the entries.
-    with django_assert_max_num_queries(12):
+    # is open), the entry, the log row and whether a webhook of the project wants the decision;
+    # then where its text ends with what is merged into it; no count over the entries.
+    with django_assert_max_num_queries(13):
         assert act(client, entry, "accept", version=1).status_code == 200
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(15):
         assert act(client, entry, "undo", version=2).status_code == 200
