@@ -4,13 +4,15 @@ follow jobs to their end, and the API's refusals as `ApiError`."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
+import httpx
 import pytest
 from grounding_review_client import ApiError, Client, ImportResult, JobStarted, Plan
 
-from tests.builders.cases_answers import case_line
+from tests.builders.cases_answers import answer_line, case_line
 from tests.client.conftest import JOB_BYTES, JOB_LINES, adjudicate, markdown
 
 pytestmark = pytest.mark.trust
@@ -158,3 +160,55 @@ def test_the_projects_name_the_keys_roles(server):
         projects = editor.projects()
 
     assert [(project.slug, project.roles) for project in projects] == [("default", ["editor"])]
+
+
+def test_a_plan_proposed_elsewhere_is_imported_and_a_revision_carries_it(pipeline):
+    original = markdown("Revised", sections=3)
+    document = pipeline.push_document(original, name="revised.md")
+    ours = pipeline.propose(document.id)
+    elsewhere = {
+        "source_sha256": ours.source_sha256,
+        "extractor_id": ours.extractor_id,
+        "extractor_version": ours.extractor_version,
+        "proposed_by": "another-proposer",
+        "adjudicated": False,
+        "entries": [
+            {
+                "path": entry.path,
+                "title": entry.title,
+                "span": list(entry.span),
+                "anchor": dataclasses.asdict(entry.anchor),
+                "derived": ["PROPOSED", *entry.rules],
+            }
+            for entry in ours.entries
+        ],
+    }
+
+    imported = pipeline.import_plan(document.id, elsewhere)
+    revision = pipeline.push_revision(document.id, original + b"\nOne more line.\n", "revised.md")
+
+    assert imported.proposed_by == "another-proposer" and imported.id != ours.id
+    assert [entry.path for entry in imported.entries] == [entry.path for entry in ours.entries]
+    assert pipeline.import_plan(document.id, json.dumps(elsewhere)).id == imported.id
+    assert revision.document.revision_of == document.id
+    assert revision.plan is not None and revision.plan.document_id == revision.document.id
+    assert revision.carried + revision.need_you == len(ours.entries)
+
+
+def test_answers_import_inline_and_the_figures_read_back(server, pipeline):
+    lines = [json.loads(answer_line(f"client-{n}")) for n in range(2)]
+
+    result = pipeline.import_answers(lines)
+    again = pipeline.import_answers(lines)
+    insights = pipeline.insights(weeks=4)
+    agreement = pipeline.agreement()
+
+    assert result == ImportResult(created=2, unchanged=0, rejected=[])
+    assert again == ImportResult(created=0, unchanged=2, rejected=[])
+    assert {"rules", "validator", "finalization", "weeks"} <= set(insights)
+    served = httpx.get(
+        f"{server.url}/api/projects/default/agreement",
+        headers={"Authorization": f"Bearer {server.key('pipeline')}"},
+        timeout=30,
+    )
+    assert agreement == served.raise_for_status().json()
