@@ -162,3 +162,21 @@ def test_watch_prints_new_decisions_as_they_are_made_and_stops_on_ctrl_c(server,
     assert watch.returncode == 0, watch.stderr.read()
     made = [decision for decision in pipeline.decisions(after=last)]
     assert [line["id"] for line in seen] == [decision.id for decision in made]
+
+
+def test_a_reader_that_stops_reading_ends_the_log_quietly(server, pipeline):
+    document = pipeline.push_document(markdown("Read in part", sections=2), name="part.md")
+    adjudicate(server, pipeline.propose(document.id).id)
+    reading = subprocess.Popen(
+        [str(PROGRAM), "decisions"],
+        env=environment(server),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    # `| head -0`: the reader is gone before the command has printed its first line (it is
+    # still starting), so that line meets a closed pipe.
+    reading.stdout.close()
+    _, complaint = reading.communicate(timeout=RUN_SECONDS)
+
+    assert reading.returncode == 0 and complaint == b""

@@ -10,8 +10,10 @@ the command line, where other users of the machine could read the token), the pr
 --project or GROUNDING_REVIEW_PROJECT ("default" when neither says). WHEN is a decision's id (a
 cursor: what follows it) or a date or ISO-8601 date and time (from then on, inclusive).
 
-Exit status: 0 done; 1 the API refused, a job failed or the server could not be reached (the
-reason, and each problem, on stderr); 2 a command line or an environment that is not usable.
+Exit status: 0 done (also when the reader of stdout stops reading, and for a watch ended by
+Ctrl-C); 1 the API refused, a job failed or the server could not be reached (the reason, and
+each problem, on stderr); 2 a command line or an environment that is not usable; 130 any other
+command ended by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -37,6 +39,9 @@ URL_VARIABLE, TOKEN_VARIABLE, PROJECT_VARIABLE = (
     "GROUNDING_REVIEW_PROJECT",
 )
 REFUSED, UNUSABLE = 1, 2
+# Ctrl-C, as shells report a command SIGINT ended (`watch` alone ends with 0: it is how a
+# watch is stopped).
+INTERRUPTED = 130
 # How often `watch` asks, in seconds: often enough to feel live, and bounded both ways so
 # that a typo neither hammers the server nor waits for a day.
 WATCH_INTERVAL, WATCH_INTERVAL_MIN, WATCH_INTERVAL_MAX = 5.0, 0.1, 3600.0
@@ -60,6 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             for problem in error.problems:
                 print(f"  {problem}", file=sys.stderr)
         return REFUSED
+    except BrokenPipeError:
+        # The reader stopped reading (`... | head`): what it wanted it has; say nothing more,
+        # and keep Python from complaining about the closed stdout as it exits.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return INTERRUPTED
 
 
 def _parser() -> argparse.ArgumentParser:
