@@ -7,11 +7,17 @@ JOB_BYTES bytes is proposed in the background, an import over JOB_LINES lines to
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.builders.served import Server, served
 
 JOB_BYTES, JOB_LINES = 4000, 5
+# The console script `make install` puts beside the interpreter, run as a pipeline runs it.
+PROGRAM = Path(sys.executable).with_name("grounding-review")
+RUN_SECONDS = 120
 PEOPLE = [
     ("pipeline", "", True, "default"),
     ("editor-0", "Editors", False, "default"),

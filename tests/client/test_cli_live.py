@@ -9,19 +9,14 @@ import os
 import queue
 import signal
 import subprocess
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 from grounding_review_client import ApiError, Client
 
-from tests.client.conftest import adjudicate, markdown
+from tests.client.conftest import PROGRAM, RUN_SECONDS, adjudicate, markdown
 
 pytestmark = pytest.mark.trust
-
-PROGRAM = Path(sys.executable).with_name("grounding-review")
-RUN_SECONDS = 120
 
 
 def environment(server, user: str = "pipeline", **more: str) -> dict[str, str]:
@@ -115,16 +110,6 @@ def test_a_since_that_is_no_time_is_refused_naming_it(server):
     assert refused.returncode == 1
     assert "'last-tuesday' is not a date" in refused.stderr.decode()
     assert refused.stdout == b""
-
-
-def test_a_missing_token_is_named_and_nothing_is_asked(server):
-    env = environment(server)
-    del env["GROUNDING_REVIEW_TOKEN"]
-
-    missing = run(env, "decisions")
-
-    assert missing.returncode == 2
-    assert missing.stderr.decode().startswith("grounding-review: GROUNDING_REVIEW_TOKEN is not set")
 
 
 def test_a_project_the_key_does_not_act_for_is_refused(server):

@@ -129,10 +129,13 @@ def _client(project: str) -> Client:
             f"{TOKEN_VARIABLE} is not set: an API key, from the 'Your API tokens' page or "
             "manage.py create_api_token"
         )
+    if not project:
+        raise Unusable(f"the project is empty: give --project SLUG or set {PROJECT_VARIABLE}")
     try:
         return Client(url, token, project, on_retry=_say_retrying)
     except ApiError as error:
-        raise Unusable(error.detail) from error
+        # With a token and a project given, what the client refuses is the URL.
+        raise Unusable(f"{URL_VARIABLE}: {error.detail}") from error
 
 
 def _push(client: Client, arguments: argparse.Namespace) -> int:
