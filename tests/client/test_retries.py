@@ -32,6 +32,12 @@ DOCUMENT = {
 REVISION = {"document": DOCUMENT, "plan": None, "carried": 0, "need_you": 0, "gone": []}
 
 
+# An answer never sent: the connection closes once the request is read, as when a server dies
+# mid-request (whether it acted, the client cannot know).
+DROP = 0
+DROPPED = (DROP, {}, b"")
+
+
 @dataclass
 class Scripted:
     """What the peer answers, in order: (status, headers, body); and what it was asked."""
@@ -54,6 +60,9 @@ def peer(*answers: tuple[int, dict[str, str], bytes]) -> Iterator[tuple[str, Scr
             self.rfile.read(length)
             script.asked.append((self.command, self.path))
             status, headers, body = script.answers.pop(0)
+            if status == DROP:
+                self.close_connection = True
+                return
             self.send_response(status)
             for name, value in headers.items():
                 self.send_header(name, value)
@@ -161,3 +170,22 @@ def test_a_server_that_cannot_be_reached_is_an_api_error_naming_it():
     assert unreachable.value.status is None
     assert unreachable.value.detail.startswith(f"could not reach {url}")
     assert [reason for reason, _ in retried] == ["ConnectError"]
+
+
+def test_a_get_whose_answer_was_lost_is_asked_again():
+    retried = []
+    with peer(DROPPED, json_answer(200, PROJECTS)) as (url, script):
+        client(url, retried).projects()
+
+    assert len(script.asked) == 2
+    assert [reason for reason, _ in retried] == ["RemoteProtocolError"]
+
+
+def test_a_post_whose_answer_was_lost_is_not_sent_again_and_says_it_may_have_acted():
+    retried = []
+    with peer(DROPPED) as (url, script), pytest.raises(ApiError) as lost:
+        client(url, retried).push_revision(1, b"# Two\n", name="two.md")
+
+    assert len(script.asked) == 1 and retried == []
+    assert lost.value.status is None
+    assert lost.value.detail.startswith(f"no answer (it may have acted) from {url}")

@@ -34,7 +34,7 @@ from grounding_review_client.models import (
     Project,
     Revision,
 )
-from grounding_review_client.operations import OPERATIONS
+from grounding_review_client.operations import OPERATIONS, Operation
 
 RETRIED_STATUSES = frozenset({429, 502, 503, 504})
 # The only status after which even a request that is not idempotent is sent again: the
@@ -304,7 +304,7 @@ class Client:
         params = {name: value for name, value in (query or {}).items() if value is not None}
         return self._send(route, path, {"params": params, **request})
 
-    def _send(self, route, url: str, request: dict) -> httpx.Response:
+    def _send(self, route: Operation, url: str, request: dict) -> httpx.Response:
         """One operation's request, sent again as the retry rules allow; its answer, or the
         ApiError of its refusal."""
         for attempt in range(self.retries + 1):
@@ -315,10 +315,9 @@ class Client:
                 # A connection never made sent nothing; any other failure may have.
                 never_sent = isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)
                 if last or not (never_sent or route.idempotent):
-                    raise ApiError(
-                        None,
-                        f"could not reach {self._http.base_url}: {error or type(error).__name__}",
-                    ) from error
+                    what = "could not reach" if never_sent else "no answer (it may have acted) from"
+                    why = str(error) or type(error).__name__
+                    raise ApiError(None, f"{what} {self._http.base_url}: {why}") from error
                 self._pause(attempt, type(error).__name__, None)
                 continue
             if answer.status_code < 400:
