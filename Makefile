@@ -12,11 +12,13 @@ DEMO_ENV := DJANGO_ENV=demo DJANGO_DEBUG=1
 
 .PHONY: install test test-postgres seeds lint demo serve bench clean
 
-# Reinstall whenever the lock or the project metadata changes.
-$(STAMP): requirements.lock pyproject.toml
+# Reinstall whenever the lock or the project metadata (the client's too) changes.
+$(STAMP): requirements.lock pyproject.toml client/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
+# The API's client and its `grounding-review` command (client/), as pipelines install it.
+	$(BIN)/python -m pip install --quiet --no-deps -e ./client
 	touch $(STAMP)
 
 install: $(STAMP)

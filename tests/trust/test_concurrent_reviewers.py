@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pytest
 import requests
 
-from tests.trust.conftest import Server, is_postgres
+from tests.builders.served import Server, is_postgres
 
 pytestmark = [
     pytest.mark.trust,
