@@ -105,6 +105,12 @@ def proposal_from_tasks(
             "annotations",
             "has no annotation that was not cancelled and no prediction: nothing to propose",
         )
+    if not task.source.regions:
+        raise LabelStudioError(
+            task.where,
+            "result",
+            f"{task.source.proposed_by} labels no span of the text: nothing to propose",
+        )
     payload = {
         "source_sha256": source_sha256,
         "extractor_id": extractor_id,

@@ -21,7 +21,7 @@ from grounding.label_studio import (
     label_studio_tasks,
     proposal_from_tasks,
 )
-from grounding.propose import slugify
+from grounding.propose import propose_plan, slugify
 from grounding.segmentation import PROPOSED_MARKER, parse_segmentation_plan
 from tests.grounding.test_adjudication import TEXT, WHEN, proposed_plan
 
@@ -350,6 +350,14 @@ def test_a_task_with_nothing_labelled_is_refused():
         propose(broken(forget), "pep-0257.txt")
 
 
+def test_a_labelling_with_no_labelled_span_is_refused_naming_it():
+    def unlabel(tasks):
+        blog_regions(tasks).clear()
+
+    with pytest.raises(LabelStudioError, match="annotation 1 labels no span of the text"):
+        propose(broken(unlabel), "blog-rust-challenges.md")
+
+
 def test_regions_titled_alike_get_paths_of_their_own():
     text = "Notes\n\nfirst\n\nNotes\n\nsecond\n"
     middle = text.index("Notes", 1)
@@ -367,3 +375,19 @@ def test_regions_titled_alike_get_paths_of_their_own():
     assert [e["derived"] for e in payload["entries"]] == [
         [PROPOSED_MARKER, "rule:label-studio-section"]
     ] * 2
+
+
+def test_our_export_through_the_real_label_studio_comes_back_as_the_proposer_s_segments():
+    """round-trip.json is what Label Studio exported after importing our export of the blog
+    post's plan, every entry accepted (tests/data/label_studio/README.md)."""
+    name = "blog-rust-challenges.md"
+    data = (CORPUS / name).read_bytes()
+    proposed = parse_segmentation_plan(propose_plan(name, data), data.decode("utf-8"))
+    tasks = json.loads((FIXTURES / "round-trip.json").read_text(encoding="utf-8"))
+
+    payload = propose(tasks, name)
+
+    assert [(e["path"], e["title"], tuple(e["span"])) for e in payload["entries"]] == [
+        (entry.path, entry.title, entry.span) for entry in proposed.entries
+    ]
+    assert payload["proposed_by"].startswith("Label Studio annotation ")
