@@ -59,15 +59,20 @@ class PlanUploadForm(forms.Form):
     document = forms.ModelChoiceField(
         label="Stored document", queryset=Document.objects.only("pk", "name", "revision")
     )
-    PLAN_JSON, ANNOTATIONS = "plan", "annotations"
+    PLAN_JSON, ANNOTATIONS, LABEL_STUDIO = "plan", "annotations", "label-studio"
 
     file = forms.FileField(
         label="Plan file", help_text="A proposed plan, in the format chosen below."
     )
-    # Either way the import is a proposal: an annotation's decision is never read.
+    # Whichever way, the import is a proposal: a decision or labelling made elsewhere is not
+    # one made here.
     format = forms.ChoiceField(
         label="Format",
-        choices=[(PLAN_JSON, "Plan JSON"), (ANNOTATIONS, "W3C Web Annotation collection")],
+        choices=[
+            (PLAN_JSON, "Plan JSON"),
+            (ANNOTATIONS, "W3C Web Annotation collection"),
+            (LABEL_STUDIO, "Label Studio JSON export"),
+        ],
         initial=PLAN_JSON,
         required=False,
         widget=forms.RadioSelect,

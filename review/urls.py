@@ -58,6 +58,7 @@ project_urlpatterns = [
     path("plans/<int:pk>/adjudicate/", plan.plan_adjudicate, name="plan-adjudicate"),
     path("plans/<int:pk>/export.json", plan.plan_export, name="plan-export"),
     path("plans/<int:pk>/annotations.jsonld", plan.plan_annotations, name="plan-annotations"),
+    path("plans/<int:pk>/label-studio.json", plan.plan_label_studio, name="plan-label-studio"),
     path("plans/<int:pk>/review-copy/", plan_reviews.plan_review_copy, name="plan-review-copy"),
     path("plans/<int:pk>/curation/", plan_reviews.plan_curation, name="plan-curation"),
     path(

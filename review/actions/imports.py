@@ -1,14 +1,14 @@
-"""Imports: a plan proposed elsewhere (as plan JSON or as W3C Web Annotations), moderation
-cases, answers. The one way every door (the upload form, the API, a job, a command) imports;
-each action asks who acts, as `review.actions.documents` does, then calls the adapter, which
-refuses bad input (ImportRefused) and then stores nothing."""
+"""Imports: a plan proposed elsewhere (as plan JSON, W3C Web Annotations or a Label Studio
+export), moderation cases, answers. The one way every door (the upload form, the API, a job, a
+command) imports; each action asks who acts, as `review.actions.documents` does, then calls the
+adapter, which refuses bad input (ImportRefused) and then stores nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from review.actions.documents import acting_user
-from review.adapters import annotations, answers, cases, plans
+from review.adapters import annotations, answers, cases, label_studio, plans
 from review.adapters.jsonl import ImportResult
 from review.models import Document, Plan
 from review.permissions import (
@@ -35,6 +35,13 @@ def import_annotations(document: Document, text: str | bytes, *, actor) -> Plan:
     plan: it is one."""
     user = acting_user(actor, can_decide_plans, "only Editors import plans", document.project_id)
     return annotations.import_annotations(document, text, actor=user)
+
+
+def import_label_studio(document: Document, text: str | bytes, *, actor) -> Plan:
+    """Store the labelling a Label Studio export holds for `document` as a proposed plan; see
+    `review.adapters.label_studio.import_label_studio`. Whoever may import a plan: it is one."""
+    user = acting_user(actor, can_decide_plans, "only Editors import plans", document.project_id)
+    return label_studio.import_label_studio(document, text, actor=user)
 
 
 def import_cases(

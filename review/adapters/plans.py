@@ -171,10 +171,11 @@ def import_plan(document: Document, payload_text: str, actor=None) -> Plan:
         return _store_plan(document, payload_text, payload, options={}, actor=actor)
 
 
-def read_json_object(text: str | bytes, what: str, *, entries) -> tuple[str, dict]:
+def read_json_object(text: str | bytes, what: str, *, entries, top=dict) -> tuple[str, dict]:
     """`text` (UTF-8 bytes or a string) as the text and the JSON object an import reads,
     bounded as every import is: its entries (`entries(payload)`, when a list) counted, its
-    depth and its strings checked. ImportRefused naming `what` ("the plan") otherwise."""
+    depth and its strings checked. ImportRefused naming `what` ("the plan") otherwise.
+    `top=list` takes a JSON list instead (Label Studio's export is one)."""
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
@@ -194,8 +195,9 @@ def read_json_object(text: str | bytes, what: str, *, entries) -> tuple[str, dic
         ) from error
     except RecursionError as error:
         raise ImportRefused(f"{what} is {nested_too_deeply()}") from error
-    if not isinstance(payload, dict):
-        raise ImportRefused(f"{what} must be a JSON object, not {_json_kind(payload)}")
+    if not isinstance(payload, top):
+        wanted = "a JSON list" if top is list else "a JSON object"
+        raise ImportRefused(f"{what} must be {wanted}, not {_json_kind(payload)}")
     if isinstance(listed := entries(payload), list):
         _check_entry_count(len(listed), what)
     too_deep = depth_problem(payload)
@@ -511,6 +513,5 @@ def _decision_for(entry: Entry, base: PlanEntry) -> EntryDecision | None:
 
 
 def _json_kind(value: object) -> str:
-    return {list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number"
-    )
+    kinds = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    return {**kinds, type(None): "null"}.get(type(value), "a number")

@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 from pydantic import ConfigDict, model_validator
 
 from review.actions.documents import propose_document, store_document
-from review.actions.imports import import_annotations, import_plan
+from review.actions.imports import import_annotations, import_label_studio, import_plan
 from review.actions.revisions import add_revision
 from review.api.auth import (
     EDITORS_IMPORT_PLANS,
@@ -179,6 +179,26 @@ def post_annotations(request: HttpRequest, project: ProjectSlug, document_id: in
     document = found(in_current_project(request, Document.objects), "document", document_id)
     with transaction.atomic():
         plan = import_annotations(document, request.body, actor=request.auth)
+    return Status(201 if plan.created else 200, plan_out(plan))
+
+
+@router.post(
+    "/documents/{document_id}/label-studio",
+    auth=EDITORS_IMPORT_PLANS,
+    response=answers({200: PlanOut, 201: PlanOut}, 403, 404, 422),
+    summary="Import a Label Studio JSON export: the labelling of the task whose text is the "
+    "document's, as a proposed plan",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"type": "array", "items": {}}}},
+        }
+    },
+)
+def post_label_studio(request: HttpRequest, project: ProjectSlug, document_id: int):
+    document = found(in_current_project(request, Document.objects), "document", document_id)
+    with transaction.atomic():
+        plan = import_label_studio(document, request.body, actor=request.auth)
     return Status(201 if plan.created else 200, plan_out(plan))
 
 

@@ -1,5 +1,5 @@
 """Plans: a page of them, one with its entries, and the adjudicated plan's JSON, also as W3C
-Web Annotations."""
+Web Annotations and as a Label Studio task."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ninja import Field, Query, Router, Schema
 
 from grounding.web_annotation import MEDIA_TYPE as ANNOTATIONS_MEDIA_TYPE
 from review.adapters.annotations import export_annotations
+from review.adapters.label_studio import export_label_studio
 from review.adapters.plans import export_plan
 from review.api.auth import ProjectSlug
 from review.api.errors import answers, found
@@ -198,3 +199,15 @@ def get_plan_annotations(request: HttpRequest, project: ProjectSlug, plan_id: in
     # Identified by the page's download address, so both doors give the same collection.
     collection = export_annotations(plan, annotations_address(request, plan))
     return HttpResponse(collection, content_type=ANNOTATIONS_MEDIA_TYPE)
+
+
+@router.get(
+    "/plans/{plan_id}/label-studio",
+    response=answers({200: list[dict]}, 404, 409, 422),
+    summary="The adjudicated plan as a Label Studio task with one annotation, to import into "
+    "a Label Studio project; 409 naming the undecided entries otherwise",
+)
+def get_plan_label_studio(request: HttpRequest, project: ProjectSlug, plan_id: int):
+    plans = in_current_project(request, Plan.objects).defer("original_payload")
+    plan = found(plans, "plan", plan_id)
+    return HttpResponse(export_label_studio(plan), content_type="application/json; charset=utf-8")

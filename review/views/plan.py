@@ -1,13 +1,14 @@
 """One plan's page (the document with every entry's span drawn over it, and the entries
 beside it), and what is done to the plan as a whole: accepting every entry of one rule,
-adjudicating, downloading the adjudicated JSON (or the same as W3C Web Annotations), and the
-plan's history.
+adjudicating, downloading the adjudicated JSON (or the same as W3C Web Annotations or as a
+Label Studio task), and the plan's history.
 
 Everyone logged in may read; only Editors (and staff) decide.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import PurePath
 
 from django.contrib import messages
@@ -32,6 +33,7 @@ from review.actions.plans import (
 from review.actions.reviewers import do_note_conflict
 from review.adapters.annotations import export_annotations
 from review.adapters.errors import PlanNotAdjudicable
+from review.adapters.label_studio import export_label_studio
 from review.adapters.plans import export_plan
 from review.decisions import (
     ActionRefused,
@@ -362,17 +364,7 @@ def plan_export(request: HttpRequest, pk: int) -> HttpResponse:
     """The adjudicated plan's JSON: exactly what `export_plan` (and `manage.py export_plan`)
     gives."""
     plan = get_plan_for_user(request, pk)
-    try:
-        payload = export_plan(plan)
-    except PlanNotAdjudicable as refused:
-        return HttpResponse("\n".join(refused.problems), status=409, content_type="text/plain")
-    stem = PurePath(plan.document.name).stem or "document"
-    response = HttpResponse(payload, content_type="application/json; charset=utf-8")
-    # The document's name is untrusted text: quoted (and UTF-8 encoded) by Django.
-    response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{stem}-plan-{plan.pk}.json"
-    )
-    return response
+    return _download(plan, export_plan, "application/json; charset=utf-8", ".json")
 
 
 @require_GET
@@ -380,14 +372,31 @@ def plan_annotations(request: HttpRequest, pk: int) -> HttpResponse:
     """The adjudicated plan as a W3C Web Annotation collection (JSON-LD), identified by this
     address; refused, as the JSON is, for a plan not adjudicated."""
     plan = get_plan_for_user(request, pk)
+    address = annotations_address(request, plan)
+    export = partial(export_annotations, collection_id=address)
+    return _download(plan, export, ANNOTATIONS_MEDIA_TYPE, ".jsonld")
+
+
+@require_GET
+def plan_label_studio(request: HttpRequest, pk: int) -> HttpResponse:
+    """The adjudicated plan as a Label Studio task with one annotation, to import into a
+    Label Studio project; refused, as the JSON is, for a plan not adjudicated."""
+    plan = get_plan_for_user(request, pk)
+    return _download(plan, export_label_studio, "application/json; charset=utf-8", "-ls.json")
+
+
+def _download(plan: Plan, export, content_type: str, suffix: str) -> HttpResponse:
+    """`export(plan)` as an attachment named for the document; 409 naming what is undecided
+    for a plan not adjudicated, as every export of a plan refuses it."""
     try:
-        collection = export_annotations(plan, annotations_address(request, plan))
+        body = export(plan)
     except PlanNotAdjudicable as refused:
         return HttpResponse("\n".join(refused.problems), status=409, content_type="text/plain")
     stem = PurePath(plan.document.name).stem or "document"
-    response = HttpResponse(collection, content_type=ANNOTATIONS_MEDIA_TYPE)
+    response = HttpResponse(body, content_type=content_type)
+    # The document's name is untrusted text: quoted (and UTF-8 encoded) by Django.
     response["Content-Disposition"] = content_disposition_header(
-        as_attachment=True, filename=f"{stem}-plan-{plan.pk}.jsonld"
+        as_attachment=True, filename=f"{stem}-plan-{plan.pk}{suffix}"
     )
     return response
 

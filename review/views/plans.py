@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from review.actions.documents import propose_document
-from review.actions.imports import import_annotations, import_plan
+from review.actions.imports import import_annotations, import_label_studio, import_plan
 from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import colliding_paths, collision_count
@@ -142,8 +142,7 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
     form = _editors_form(request, plan_form, refusal="Only editors import plans.")
     if form.is_valid():
         document, payload = form.cleaned_data["document"], form.cleaned_data["file"].read()
-        as_annotations = form.cleaned_data["format"] == PlanUploadForm.ANNOTATIONS
-        importer = import_annotations if as_annotations else import_plan
+        importer = _IMPORTERS.get(form.cleaned_data["format"], import_plan)
         stored = _stored_plan(
             request,
             form,
@@ -153,6 +152,13 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
         if stored is not None:
             return stored
     return _render_list(request, DocumentUploadForm(), form, status=422)
+
+
+# What the upload form's "Format" imports with; "Plan JSON" when none is chosen.
+_IMPORTERS = {
+    PlanUploadForm.ANNOTATIONS: import_annotations,
+    PlanUploadForm.LABEL_STUDIO: import_label_studio,
+}
 
 
 def _editors_form(request: HttpRequest, form_class, *, refusal: str):

@@ -94,6 +94,7 @@ class PlanUrls(TemplateItems):
     adjudicate = _PlanAddress("plan-adjudicate")
     export = _PlanAddress("plan-export")
     annotations = _PlanAddress("plan-annotations")
+    label_studio = _PlanAddress("plan-label-studio")
     entry_list = _PlanAddress("plan-entry-list", per="number")
     entry = _PlanAddress("entry", per="entry_pk")
     edit = _PlanAddress("entry-edit", per="entry_pk")

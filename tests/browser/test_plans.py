@@ -1,6 +1,6 @@
 """An editor adjudicates a whole plan with the keyboard alone and downloads the export, which
-replays; takes an adjudicated plan as W3C Web Annotations and imports them back as a proposal;
-a reader sees the plan but no decision buttons."""
+replays; takes an adjudicated plan as W3C Web Annotations, and as a Label Studio task, and
+imports each back as a proposal; a reader sees the plan but no decision buttons."""
 
 from __future__ import annotations
 
@@ -143,6 +143,39 @@ def test_an_editor_imports_an_adjudicated_plans_web_annotations_back_as_a_propos
     assert saved.name == f"handbook-plan-{plan.pk}.jsonld"
     placed = [(e.path, e.span_start, e.span_end, e.state) for e in entries_of(proposal)]
     assert placed == [(e.path, e.span_start, e.span_end, Entry.State.PROPOSED)
+                      for e in entries_of(plan)]  # fmt: skip
+
+
+def test_an_editor_takes_a_plan_to_label_studio_and_imports_the_task_back_as_a_proposal(
+    page, reviewers, tmp_path
+) -> None:
+    editor = reviewers["editor"]
+    plan = make_plan(3)
+    for entry in entries_of(plan):
+        entry_actions.accept_entry(entry, actor=editor, expected_version=entry.version)
+    plan.refresh_from_db()
+    adjudicate_plan(plan, actor=editor, expected_version=plan.version)
+    log_in(page, "editor")
+
+    page.goto(f"/p/default/plans/{plan.pk}/")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="As a Label Studio task").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    page.goto("/p/default/plans/")
+    form = page.locator("form", has=page.get_by_role("button", name="Import plan"))
+    form.get_by_label("Stored document").select_option(str(plan.document_id))
+    form.get_by_label("Label Studio JSON export").check()
+    assert violations(page) == []
+    form.locator("input[type=file]").set_input_files(saved)
+    form.get_by_role("button", name="Import plan").click()
+
+    expect(page.get_by_text("Imported a plan for")).to_be_visible()
+    proposal = Plan.objects.exclude(pk=plan.pk).get()
+    assert page.url.endswith(f"/p/default/plans/{proposal.pk}/")
+    assert saved.name == f"handbook-plan-{plan.pk}-ls.json"
+    placed = [(e.path, e.title, e.span_start, e.span_end, e.state) for e in entries_of(proposal)]
+    assert placed == [(e.path, e.title, e.span_start, e.span_end, Entry.State.PROPOSED)
                       for e in entries_of(plan)]  # fmt: skip
 
 

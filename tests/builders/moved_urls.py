@@ -11,6 +11,7 @@ MOVED = {
     "plan-adjudicate": "plans/<int:pk>/settle/",
     "plan-export": "plans/<int:pk>/settled.json",
     "plan-annotations": "plans/<int:pk>/settled.jsonld",
+    "plan-label-studio": "plans/<int:pk>/settled-ls.json",
     "plan-entry-list": "plans/<int:pk>/lists/<int:number>/",
     "entry": "plans/<int:pk>/e/<int:entry_pk>/",
     "entry-edit": "plans/<int:pk>/e/<int:entry_pk>/change/",

@@ -13,6 +13,7 @@ from django.db.models import Model
 from grounding.adjudication import Decision, adjudicate
 from grounding.anchors import make_anchor
 from grounding.extract import EXTRACTOR_ID, TEXT_EXTRACTOR_VERSION
+from grounding.label_studio import label_studio_tasks
 from grounding.segmentation import parse_segmentation_plan
 from grounding.web_annotation import annotation_collection
 from review.adapters.plans import entries_stored
@@ -72,16 +73,28 @@ def proposed_payload(text: str = CODE_TEXT, *, data: bytes | None = None, **over
     return payload
 
 
+def _all_accepted(text: str):
+    """A plan of `text`'s sections, every entry accepted, adjudicated."""
+    proposal = parse_segmentation_plan(proposed_payload(text), text)
+    decisions = [Decision.accept("ada", "2026-12-01T10:00:00+00:00")] * len(proposal.entries)
+    return parse_segmentation_plan(adjudicate(proposal, decisions, text), text)
+
+
 def annotations_text(text: str = CODE_TEXT) -> str:
     """The W3C Web Annotation collection a plan of `text`'s sections, every entry accepted,
     is exported as."""
-    proposal = parse_segmentation_plan(proposed_payload(text), text)
-    decisions = [Decision.accept("ada", "2026-12-01T10:00:00+00:00")] * len(proposal.entries)
-    adjudicated = parse_segmentation_plan(adjudicate(proposal, decisions, text), text)
     collection = annotation_collection(
-        adjudicated, collection_id="https://review.example.org/plan", document_title="n500.md"
+        _all_accepted(text),
+        collection_id="https://review.example.org/plan",
+        document_title="n500.md",
     )
     return json.dumps(collection)
+
+
+def label_studio_text(text: str = CODE_TEXT) -> str:
+    """The Label Studio task a plan of `text`'s sections, every entry accepted, is exported
+    as."""
+    return json.dumps(label_studio_tasks(_all_accepted(text), text=text, document_title="n500.md"))
 
 
 def payload_text(payload: dict) -> str:

@@ -97,6 +97,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     # An open plan has nothing to export yet: 409 for every reader alike.
     "plan-export": {"GET": everyone(409), "POST": everyone(405)},
     "plan-annotations": {"GET": everyone(409), "POST": everyone(405)},
+    "plan-label-studio": {"GET": everyone(409), "POST": everyone(405)},
     # A plain GET of one row sends the reader to the row on the plan's page.
     "entry": {"GET": everyone(302), "POST": everyone(405)},
     "cases": {"GET": everyone(200), "POST": everyone(405)},
@@ -208,12 +209,17 @@ MATRIX: dict[str, dict[str, dict]] = {
         "GET": open_to_all(405),
         "POST": only(EDITORS, 422, anonymous=401),
     },
+    "api:post_label_studio": {
+        "GET": open_to_all(405),
+        "POST": only(EDITORS, 422, anonymous=401),
+    },
     "api:post_cases": {"GET": open_to_all(405), "POST": only(MODERATORS, 422, anonymous=401)},
     "api:post_answers": {"GET": open_to_all(405), "POST": only(EDITORS, 422, anonymous=401)},
     "api:list_plans": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:get_plan": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:get_plan_export": {"GET": with_token(409), "POST": open_to_all(405)},
     "api:get_plan_annotations": {"GET": with_token(409), "POST": open_to_all(405)},
+    "api:get_plan_label_studio": {"GET": with_token(409), "POST": open_to_all(405)},
     "api:list_decisions": {"GET": with_token(200), "POST": open_to_all(405)},
     "api:job": {"GET": with_token(404), "POST": open_to_all(405)},
     "api:agreement": {
@@ -337,6 +343,7 @@ def url_of(name: str, world: dict) -> str:
         "plan-adjudicate": {"pk": world["plan"].pk},
         "plan-export": {"pk": world["plan"].pk},
         "plan-annotations": {"pk": world["plan"].pk},
+        "plan-label-studio": {"pk": world["plan"].pk},
         "entry": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "entry-edit": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk},
         "entry-decide": {"pk": world["plan"].pk, "entry_pk": world["entry"].pk, "action": "accept"},
@@ -392,9 +399,11 @@ def url_of(name: str, world: dict) -> str:
         "api:propose": {"document_id": world["document"].pk},
         "api:post_plan": {"document_id": world["document"].pk},
         "api:post_annotations": {"document_id": world["document"].pk},
+        "api:post_label_studio": {"document_id": world["document"].pk},
         "api:get_plan": {"plan_id": world["plan"].pk},
         "api:get_plan_export": {"plan_id": world["plan"].pk},
         "api:get_plan_annotations": {"plan_id": world["plan"].pk},
+        "api:get_plan_label_studio": {"plan_id": world["plan"].pk},
         "api-moved": {"prefix": "plans", "rest": str(world["plan"].pk)},
     }
     if name == ADMIN_CATCH_ALL:

@@ -1,6 +1,6 @@
 """The API asks the web's own permission functions about the token's user: pushing documents,
-plans (as plan JSON or as Web Annotations) and answers needs an Editor, cases a Moderator;
-reading needs only a valid token."""
+plans (as plan JSON, as Web Annotations or as a Label Studio export) and answers needs an
+Editor, cases a Moderator; reading needs only a valid token."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.builders.cases_answers import answer_line, case_line
 from tests.builders.plans import (
     CODE_TEXT,
     annotations_text,
+    label_studio_text,
     payload_text,
     proposed_payload,
     row_counts,
@@ -68,6 +69,14 @@ def post_annotations(api: Client, document_id: int):
     )
 
 
+def post_label_studio(api: Client, document_id: int):
+    return api.post(
+        f"{API}/documents/{document_id}/label-studio",
+        label_studio_text(),
+        content_type="application/json",
+    )
+
+
 def post_cases(api: Client, document_id: int):
     return api.post(f"{API}/cases", case_line() + "\n", content_type="application/x-ndjson")
 
@@ -82,6 +91,7 @@ WRITES = {
     "POST /api/documents/{id}/propose": (post_propose, {"editor", "staff"}),
     "POST /api/documents/{id}/plans": (post_plan, {"editor", "staff"}),
     "POST /api/documents/{id}/annotations": (post_annotations, {"editor", "staff"}),
+    "POST /api/documents/{id}/label-studio": (post_label_studio, {"editor", "staff"}),
     "POST /api/cases": (post_cases, {"moderator", "staff"}),
     "POST /api/answers": (post_answers, {"editor", "staff"}),
 }

@@ -73,6 +73,7 @@ def _pages(items, project: str) -> list[tuple[str, str]]:
         ("get", at("plan-history", plan.pk)),
         ("get", at("plan-export", plan.pk)),
         ("get", at("plan-annotations", plan.pk)),
+        ("get", at("plan-label-studio", plan.pk)),
         ("get", at("plan-entry-list", plan.pk, 1)),
         ("get", at("entry", *on_entry)),
         ("get", at("entry-edit", *on_entry)),

@@ -51,11 +51,13 @@ API_DOORS = {
     "api:propose": DOCUMENTS,
     "api:post_plan": DOCUMENTS,
     "api:post_annotations": DOCUMENTS,
+    "api:post_label_studio": DOCUMENTS,
     "api:post_revision": DOCUMENTS,
     "api:list_plans": THROUGH_THE_RULE,
     "api:get_plan": THROUGH_THE_RULE,
     "api:get_plan_export": THROUGH_THE_RULE,
     "api:get_plan_annotations": THROUGH_THE_RULE,
+    "api:get_plan_label_studio": THROUGH_THE_RULE,
     "api:post_cases": WRITES,
     "api:post_answers": WRITES,
     "api:job": "a job through its own rule, Job.visible_to",
@@ -159,7 +161,9 @@ def read_at_every_door(client, key_client, plan_id: int, items: dict) -> dict:
     answers = {}
     for url in plan_urls(plan_id):
         response = key_client.get(url)
-        rows = response.json().get("items") if response.status_code == 200 else None
+        body = response.json() if response.status_code == 200 else None
+        # A list's page holds items; an export (a Label Studio task list, too) is the plan.
+        rows = body.get("items") if isinstance(body, dict) else None
         found = plan_id in {row["id"] for row in rows} if rows is not None else None
         answers[url] = found if found is not None else response.status_code
     out = io.StringIO()
