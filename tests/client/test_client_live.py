@@ -65,6 +65,26 @@ def test_an_open_plan_is_refused_naming_its_undecided_entries_and_exported_once_
     assert plan.id in [summary.id for summary in pipeline.plans(status="adjudicated")]
 
 
+def test_an_adjudicated_plan_goes_out_as_annotations_and_a_label_studio_task_and_back_in(
+    server, pipeline
+):
+    """Each format back in proposes the same segments again: proposals, never decisions."""
+    document = pipeline.push_document(markdown("Formats", sections=3), name="formats.md")
+    plan = pipeline.propose(document.id)
+    adjudicate(server, plan.id)
+
+    annotations = pipeline.export_annotations(plan.id)
+    tasks = pipeline.export_label_studio(plan.id)
+    from_annotations = pipeline.import_annotations(document.id, annotations)
+    from_tasks = pipeline.import_label_studio(document.id, json.loads(tasks))
+
+    assert json.loads(annotations)["type"] == "AnnotationCollection"
+    for again in (from_annotations, from_tasks):
+        assert again.id != plan.id and again.status == "open"
+        assert {entry.state for entry in again.entries} == {"proposed"}
+        assert [entry.span for entry in again.entries] == [entry.span for entry in plan.entries]
+
+
 def test_the_decision_log_reads_the_same_a_page_at_a_time_and_resumes_after_a_cursor(
     server, pipeline
 ):

@@ -15,7 +15,7 @@ import email.utils
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -133,13 +133,29 @@ class Client:
 
     def import_plan(self, document_id: int, plan: Mapping | str | bytes) -> Plan:
         """Import a plan proposed elsewhere: its JSON, kept verbatim when given as text."""
-        body = plan if isinstance(plan, bytes | str) else json.dumps(plan)
+        return self._import_as("review_api_post_plan", document_id, plan, "application/json")
+
+    def import_annotations(self, document_id: int, collection: Mapping | str | bytes) -> Plan:
+        """Import a W3C Web Annotation collection (JSON-LD) on the document as a proposed plan:
+        its quotes placed on the document's text, its decisions never read."""
+        return self._import_as(
+            "review_api_post_annotations", document_id, collection, "application/ld+json"
+        )
+
+    def import_label_studio(self, document_id: int, tasks: Sequence | str | bytes) -> Plan:
+        """Import a Label Studio JSON export as a proposed plan: the labelling of the task
+        whose text is the document's (its last annotation not cancelled, else its last
+        prediction)."""
+        return self._import_as(
+            "review_api_post_label_studio", document_id, tasks, "application/json"
+        )
+
+    def _import_as(self, operation: str, document_id: int, body, media_type: str) -> Plan:
+        """A plan from `body`, sent as it stands when it is text (kept verbatim), else as JSON."""
+        body = body if isinstance(body, bytes | str) else json.dumps(body)
         body = body.encode() if isinstance(body, str) else body
         answer = self._call(
-            "review_api_post_plan",
-            document_id=document_id,
-            content=body,
-            headers={"Content-Type": "application/json"},
+            operation, document_id=document_id, content=body, headers={"Content-Type": media_type}
         )
         return Plan.from_json(answer.json())
 
@@ -170,6 +186,16 @@ class Client:
         """The adjudicated plan's JSON, byte for byte as it was frozen (`json.loads` it for
         its values). A plan not yet adjudicated is an ApiError (409) naming what is undecided."""
         return self._call("review_api_get_plan_export", plan_id=plan_id).content
+
+    def export_annotations(self, plan_id: int) -> bytes:
+        """The adjudicated plan as a W3C Web Annotation collection (JSON-LD bytes); an
+        ApiError (409) for a plan not yet adjudicated, as `export_plan`."""
+        return self._call("review_api_get_plan_annotations", plan_id=plan_id).content
+
+    def export_label_studio(self, plan_id: int) -> bytes:
+        """The adjudicated plan as a Label Studio task with one annotation (JSON bytes, a
+        list), to import into a Label Studio project; 409 as `export_plan`."""
+        return self._call("review_api_get_plan_label_studio", plan_id=plan_id).content
 
     # Cases and answers
 

@@ -36,6 +36,20 @@ OPERATIONS: dict[str, Operation] = {
     "review_api_post_plan": Operation(
         "POST", "/api/projects/{project}/documents/{document_id}/plans", "import_plan", True
     ),
+    # Both convert to a plan payload and import it as the plan import does: a repeat answers
+    # 200 with the plan imported before.
+    "review_api_post_annotations": Operation(
+        "POST",
+        "/api/projects/{project}/documents/{document_id}/annotations",
+        "import_annotations",
+        True,
+    ),
+    "review_api_post_label_studio": Operation(
+        "POST",
+        "/api/projects/{project}/documents/{document_id}/label-studio",
+        "import_label_studio",
+        True,
+    ),
     # Not idempotent: a revision already stored is refused (422), so a lost answer is not
     # sent again.
     "review_api_post_revision": Operation(
@@ -50,6 +64,12 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "review_api_get_plan_export": Operation(
         "GET", "/api/projects/{project}/plans/{plan_id}/export", "export_plan", True
+    ),
+    "review_api_get_plan_annotations": Operation(
+        "GET", "/api/projects/{project}/plans/{plan_id}/annotations", "export_annotations", True
+    ),
+    "review_api_get_plan_label_studio": Operation(
+        "GET", "/api/projects/{project}/plans/{plan_id}/label-studio", "export_label_studio", True
     ),
     # A line already imported counts as unchanged, so a repeat creates nothing more.
     "review_api_post_cases": Operation(
