@@ -7,8 +7,9 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/test
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # The demo's friendly local settings (DEBUG on, the published demo key, loopback host
-# names), chosen here in so many words rather than left to whatever the defaults are.
-DEMO_ENV := DJANGO_ENV=demo DJANGO_DEBUG=1
+# names, webhooks allowed to its own receiver on loopback), chosen here in so many words rather
+# than left to whatever the defaults are.
+DEMO_ENV := DJANGO_ENV=demo DJANGO_DEBUG=1 REVIEW_WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32
 
 .PHONY: install test test-postgres seeds lint demo serve bench clean
 
@@ -50,7 +51,7 @@ lint: install
 demo: install
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py demo
-	$(DEMO_ENV) scripts/with_demo_provider.sh scripts/with_worker.sh $(BIN)/python $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
+	$(DEMO_ENV) scripts/with_demo_services.sh $(BIN)/python scripts/with_worker.sh $(BIN)/python $(BIN)/python manage.py runserver --noreload 127.0.0.1:8000
 
 # For deployments: production settings (DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and
 # DATABASE_URL must be set; see README.md), static files collected into var/static for

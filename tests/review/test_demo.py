@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
 import json
 import re
+import subprocess
+import sys
+import time
 from io import StringIO
 
 import pytest
+import requests
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 from django.test import RequestFactory
+from standardwebhooks import Webhook
 
 from grounding.evidence import EVIDENCE_STATUSES, VALIDATION_REASONS
 from review.actions.sign_on import apply_claims, unmap_claim
+from review.actions.webhooks import new_secret
 from review.adapters.plans import path_collisions
+from review.management.commands import demo as demo_command
 from review.management.commands.demo import DEMO_DATA, DOCUMENTS
 from review.models import (
     Answer,
@@ -31,11 +40,14 @@ from review.models import (
     Mention,
     Plan,
     Project,
+    WebhookEndpoint,
 )
 from review.models.projects import default_project_id
 from review.permissions import role_label
 from review.views.answer_changes import finalization_changes
 from review.views.presenters import ENTRY_CHUNK, WHOLE_AROUND
+from review.webhooks.events import EVENT_TYPES
+from tests.builders.served import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -454,3 +466,54 @@ def test_a_group_mapping_staff_removed_is_not_made_again(demo):
 
     assert not ClaimRole.objects.filter(claim_value="building-readers").exists()
     assert "removed  single sign-on group 'building-readers' in default" in printed
+
+
+def test_the_demo_registers_its_receiver_only_where_loopback_is_allowed(
+    settings, tmp_path, monkeypatch
+):
+    """`make demo` allows its own receiver on loopback; elsewhere (the trust suite's server)
+    the guard refuses it, and the demo says so and goes on."""
+    secret_file = tmp_path / "var" / "demo-webhook-secret"
+    monkeypatch.setattr(demo_command, "WEBHOOK_SECRET_FILE", secret_file)
+
+    refused = run_demo()
+    settings.WEBHOOK_ALLOWED_NETWORKS = [ipaddress.ip_network("127.0.0.1/32")]
+    allowed = run_demo()
+
+    assert f"skipped  webhook {demo_command.WEBHOOK_URL}" in refused
+    (endpoint,) = WebhookEndpoint.objects.all()
+    assert (endpoint.project.slug, endpoint.url) == ("default", demo_command.WEBHOOK_URL)
+    assert set(endpoint.events) == set(EVENT_TYPES)
+    assert secret_file.read_text().strip() == endpoint.secret
+    assert "created  webhook of default" in allowed
+
+
+def test_the_demos_receiver_prints_a_signed_delivery_and_refuses_an_unsigned_one(tmp_path):
+    secret = new_secret()
+    (tmp_path / "secret").write_text(secret)
+    port = free_port()
+    receiver = subprocess.Popen(
+        [sys.executable, "scripts/demo_webhook_receiver.py", str(port), str(tmp_path / "secret")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "listening" in receiver.stdout.readline()
+        body = json.dumps({"type": "entry.decided", "timestamp": "now", "data": {"event": 7}})
+        now = dt.datetime.fromtimestamp(int(time.time()), dt.UTC)
+        signed = {
+            "webhook-id": "msg_7",
+            "webhook-timestamp": str(int(now.timestamp())),
+            "webhook-signature": Webhook(secret).sign("msg_7", now, body),
+        }
+        url = f"http://127.0.0.1:{port}/hooks"
+        accepted = requests.post(url, data=body, headers=signed, timeout=10)
+        forged = requests.post(url, data=body.replace("7", "8"), headers=signed, timeout=10)
+        printed = [receiver.stdout.readline(), receiver.stdout.readline()]
+    finally:
+        receiver.terminate()
+        receiver.wait(timeout=10)
+
+    assert (accepted.status_code, forged.status_code) == (204, 400)
+    assert printed[0].startswith('webhook msg_7 entry.decided: {"event": 7}')
+    assert printed[1].startswith("webhook refused")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
 from django.core.management.base import BaseCommand
@@ -37,6 +38,7 @@ from review.actions.invitations import invite
 from review.actions.projects import create_project, set_membership
 from review.actions.revisions import add_revision
 from review.actions.sign_on import map_claim
+from review.actions.webhooks import register_endpoint
 from review.adapters.documents import sha256_of
 from review.decisions import latest_decision
 from review.management.commands._demo_history import already_made, make_history
@@ -52,9 +54,12 @@ from review.models import (
     Membership,
     Plan,
     Project,
+    WebhookEndpoint,
 )
 from review.models.projects import DEFAULT_SLUG
 from review.permissions import CURATOR, EDITOR, LEAD, MODERATOR, READER
+from review.refusals import ActionRefused
+from review.webhooks.events import EVENT_TYPES
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 # The issue fixes this password for every demo account; it is a local demo only.
@@ -238,6 +243,11 @@ SIGN_ON_GROUPS = (
     ("trust-and-safety", MODERATION, {MODERATOR: True}),
 )
 
+# A receiver on loopback (scripts/demo_webhook_receiver.py, started by `make demo`) that
+# prints each delivery once its signature is verified; its secret goes to a file for it.
+WEBHOOK_URL = "http://127.0.0.1:8002/hooks"
+WEBHOOK_SECRET_FILE = settings.BASE_DIR / "var" / "demo-webhook-secret"
+
 INVITED = "newcomer@example.org"
 INVITED_ROLES = {EDITOR: True}
 # The name migration 0017 gave the project today's data moved into: the demo names it anew,
@@ -284,6 +294,8 @@ class Command(BaseCommand):
             self.ensure_invitation(building, users["lead"])
             for value, slug, roles in SIGN_ON_GROUPS:
                 self.ensure_claim_role(value, projects[slug], roles, users["staff"])
+            # Last, so the demo's own history is not sent: only what people decide from now.
+            self.ensure_webhook(building, users["lead"])
         self.show_logins()
 
     def show_logins(self) -> None:
@@ -345,6 +357,28 @@ class Command(BaseCommand):
             return
         map_claim(actor=staff, claim_value=value, project=project, roles=roles)
         self.say(True, what)
+
+    def ensure_webhook(self, project: Project, lead) -> None:
+        endpoint = WebhookEndpoint.objects.filter(project=project, url=WEBHOOK_URL).first()
+        if endpoint is None:
+            try:
+                endpoint, _ = register_endpoint(
+                    project,
+                    actor=lead,
+                    url=WEBHOOK_URL,
+                    events=EVENT_TYPES,
+                    description="The demo's receiver: it prints what it is sent.",
+                )
+            except ActionRefused as refused:
+                # Outside `make demo` loopback is not allowed (the trust suite's server).
+                self.stdout.write(f"skipped  webhook {WEBHOOK_URL}: {refused}")
+                return
+            self.say(True, f"webhook of {project.slug} to {WEBHOOK_URL} (every event)")
+        else:
+            self.say(False, f"webhook of {project.slug} to {WEBHOOK_URL}")
+        WEBHOOK_SECRET_FILE.parent.mkdir(parents=True, exist_ok=True)
+        WEBHOOK_SECRET_FILE.write_text(endpoint.secret + "\n")
+        WEBHOOK_SECRET_FILE.chmod(0o600)
 
     def ensure_invitation(self, project: Project, lead) -> None:
         pending = project.invitations.pending(timezone.now()).filter(email=INVITED)
