@@ -80,6 +80,7 @@ COMMANDS = {
     "import_answers": WRITES,
     "demo": WRITES,
     "create_api_token": "makes a key for a named user: no plans, cases or answers",
+    "send_webhooks": "sends the deliveries waiting, as the worker does: it shows nothing",
     "recount": "rebuilds every plan's stored counters, review copies too: it shows no plan",
 }
 
