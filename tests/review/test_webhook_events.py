@@ -10,6 +10,7 @@ from django.db import transaction
 from review.actions.answers import decide_answer
 from review.actions.cases import decide_case
 from review.actions.entries import accept_entry, reject_entry
+from review.actions.plan_reviews import open_review_copy
 from review.actions.plans import do_adjudicate_plan
 from review.decisions import StaleVersion
 from review.jobs import run_job, start_job
@@ -165,3 +166,18 @@ def test_under_double_review_only_the_agreeing_second_opinion_settles_a_case(
         decide_case(case, "uphold", actor=moderator2, expected_version=case.version, note="")
     event = WebhookEvent.objects.get()
     assert (event.data["action"], event.data["verdict"]) == ("case.second_opinion", "upheld")
+
+
+def test_an_entry_of_a_review_copy_is_no_event_while_the_other_reviewer_is_blind_to_it(
+    lead, editor
+) -> None:
+    """Under double review each editor decides a copy of their own: its entries are one
+    reviewer's blind opinions, which no receiver hears of; the plan's own entries are."""
+    double_review("plans")
+    plan = make_plan(2)
+    endpoint_to(URL, plan.project, lead, events=[events.ENTRY_DECIDED])
+    copy = open_review_copy(plan, actor=editor)
+
+    accept(entries_of(copy)[0], editor)
+
+    assert not WebhookEvent.objects.exists()
