@@ -32,8 +32,9 @@ from review.models.projects import default_project_id
 from review.webhooks.events import EVENT_TYPES
 
 
-class DocumentUploadForm(forms.Form):
-    file = forms.FileField(label="Document", help_text="Markdown, plain text or PDF.")
+class ProposalOptions(forms.Form):
+    """What the proposer is asked to do differently, as the API's propose takes it."""
+
     max_segment_chars = forms.IntegerField(
         label="Max segment chars",
         min_value=0,
@@ -49,8 +50,21 @@ class DocumentUploadForm(forms.Form):
         "don't claim the same paths.",
     )
 
+    def options(self) -> dict:
+        return {
+            "max_segment_chars": self.cleaned_data["max_segment_chars"] or 0,
+            "path_prefix": self.cleaned_data["path_prefix"].strip(),
+        }
 
-class PlanUploadForm(forms.Form):
+
+class DocumentUploadForm(ProposalOptions):
+    file = forms.FileField(label="Document", help_text="Markdown, plain text or PDF.")
+    field_order = ["file", "max_segment_chars", "path_prefix"]
+
+
+class StoredDocumentForm(forms.Form):
+    """A form naming one of a project's stored documents."""
+
     # The list offers the latest documents only, so the plans page stays small however many
     # are stored; any stored document is accepted (the API and `import_plan` take any id,
     # and refuse one that has a newer revision, which the list leaves out).
@@ -59,6 +73,29 @@ class PlanUploadForm(forms.Form):
     document = forms.ModelChoiceField(
         label="Stored document", queryset=Document.objects.only("pk", "name", "revision")
     )
+
+    def __init__(self, *args, project=None, **kwargs):
+        """The form of `project` (an id or a Project; None: "Default"): it offers and takes
+        that project's documents only, as if no other were stored."""
+        super().__init__(*args, **kwargs)
+        project = default_project_id() if project is None else project
+        documents = self.fields["document"].queryset.filter(project=project)
+        self.fields["document"].queryset = documents
+        latest = (
+            documents.filter(revisions__isnull=True)
+            .only("pk", "name", "revision")
+            .order_by("-pk")[: self.DOCUMENTS_OFFERED]
+        )
+        self.fields["document"].widget.choices = [("", "---------")] + [
+            (document.pk, str(document)) for document in latest
+        ]
+
+
+class ProposeAgainForm(StoredDocumentForm, ProposalOptions):
+    """A stored document proposed again with other options, as the API's propose does."""
+
+
+class PlanUploadForm(StoredDocumentForm):
     PLAN_JSON, ANNOTATIONS, LABEL_STUDIO = "plan", "annotations", "label-studio"
 
     file = forms.FileField(
@@ -77,22 +114,6 @@ class PlanUploadForm(forms.Form):
         required=False,
         widget=forms.RadioSelect,
     )
-
-    def __init__(self, *args, project=None, **kwargs):
-        """The form of `project` (an id or a Project; None: "Default"): it offers and takes
-        that project's documents only, as if no other were stored."""
-        super().__init__(*args, **kwargs)
-        project = default_project_id() if project is None else project
-        documents = self.fields["document"].queryset.filter(project=project)
-        self.fields["document"].queryset = documents
-        latest = (
-            documents.filter(revisions__isnull=True)
-            .only("pk", "name", "revision")
-            .order_by("-pk")[: self.DOCUMENTS_OFFERED]
-        )
-        self.fields["document"].widget.choices = [("", "---------")] + [
-            (document.pk, str(document)) for document in latest
-        ]
 
 
 class RevisionUploadForm(forms.Form):

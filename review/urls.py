@@ -47,6 +47,7 @@ project_urlpatterns = [
     path("plans/next/", queues.queue_next, {"queue": "plans"}, name="plans-next"),
     path("plans/upload-document/", plans.upload_document, name="plan-upload-document"),
     path("plans/upload-plan/", plans.upload_plan, name="plan-upload-plan"),
+    path("plans/propose-again/", plans.propose_again, name="plan-propose-again"),
     path("plans/<int:pk>/", plan.plan_detail, name="plan"),
     path("plans/<int:pk>/history/", plan.plan_history, name="plan-history"),
     path("plans/<int:pk>/accept-rule/", plan.plan_accept_rule, name="plan-accept-rule"),

@@ -1,5 +1,6 @@
-"""The plans list: every plan with its progress, the two upload forms (a document to propose
-on, or a plan proposed elsewhere), and the warning for paths that several documents claim.
+"""The plans list: every plan with its progress, the three forms (a document to propose on, a
+stored document proposed again with other options, or a plan proposed elsewhere), and the
+warning for paths that several documents claim.
 
 Everyone logged in may read; only Editors (and staff) upload, and anyone else gets 403.
 """
@@ -20,7 +21,7 @@ from review.actions.imports import import_annotations, import_label_studio, impo
 from review.actions.leases import with_holders
 from review.adapters.errors import ImportRefused
 from review.adapters.plans import colliding_paths, collision_count
-from review.forms import DocumentUploadForm, PlanUploadForm
+from review.forms import DocumentUploadForm, PlanUploadForm, ProposeAgainForm
 from review.jobs import runs_in_background, start_job
 from review.models import Job, Lease, Plan
 from review.permissions import can_decide_plans, can_lead, is_member
@@ -41,11 +42,16 @@ COLLISIONS_COUNTED = 1000
 
 @require_GET
 def plan_list(request: HttpRequest) -> HttpResponse:
-    return _render_list(request, DocumentUploadForm(), _plan_form(request))
+    return _render_list(request)
 
 
 def _plan_form(request: HttpRequest, *args) -> PlanUploadForm:
     return PlanUploadForm(*args, project=current_project(request))
+
+
+def _again_form(request: HttpRequest, *args) -> ProposeAgainForm:
+    # Its own ids: the import form beside it names a stored document too.
+    return ProposeAgainForm(*args, project=current_project(request), auto_id="again-%s")
 
 
 # The filter that shows every plan, superseded ones too.
@@ -54,7 +60,9 @@ ALL = "all"
 LIST_KEYS = order_keys(Plan, ("-created_at", "-pk"))
 
 
-def _render_list(request, document_form, plan_form, status: int = 200) -> HttpResponse:
+def _render_list(
+    request, document_form=None, plan_form=None, again_form=None, status: int = 200
+) -> HttpResponse:
     status_filter = request.GET.get("status", "")
     project = current_project(request)
     plans = (
@@ -96,44 +104,53 @@ def _render_list(request, document_form, plan_form, status: int = 200) -> HttpRe
         "can_decide": can_decide_plans(request.user, project),
         "can_lead": can_lead(request.user, project),
         "next_url": project_url(request, "plans-next"),
-        "document_form": document_form,
-        "plan_form": plan_form,
+        "document_form": document_form or DocumentUploadForm(),
+        "plan_form": plan_form or _plan_form(request),
+        "again_form": again_form or _again_form(request),
     }
     return render(request, "review/plans/list.html", context, status=status)
 
 
 @require_POST
 def upload_document(request: HttpRequest) -> HttpResponse:
-    project = current_project(request)
     form = _editors_form(request, DocumentUploadForm, refusal="Only editors propose plans.")
     if form.is_valid():
         upload = form.cleaned_data["file"]
-        data = upload.read()
-        options = {
-            "max_segment_chars": form.cleaned_data["max_segment_chars"] or 0,
-            "path_prefix": form.cleaned_data["path_prefix"].strip(),
-        }
-        if runs_in_background(Job.Kind.PROPOSE, upload.name, data):
-            job = start_job(
-                Job.Kind.PROPOSE,
-                request.user,
-                project=project,
-                name=upload.name,
-                data=data,
-                options=options,
-            )
-            return redirect(project_url(request, "job", job.pk))
-        stored = _stored_plan(
-            request,
-            form,
-            lambda: propose_document(
-                upload.name, data, actor=request.user, project=project, **options
-            ),
-            done="Proposed",
+        proposed = _propose(request, form, upload.name, upload.read())
+        if proposed is not None:
+            return proposed
+    return _render_list(request, document_form=form, status=422)
+
+
+@require_POST
+def propose_again(request: HttpRequest) -> HttpResponse:
+    """A stored document proposed again with other options: what the API's propose does."""
+    form = _editors_form(
+        request, partial(_again_form, request), refusal="Only editors propose plans."
+    )
+    if form.is_valid():
+        document = form.cleaned_data["document"]
+        proposed = _propose(request, form, document.name, bytes(document.data))
+        if proposed is not None:
+            return proposed
+    return _render_list(request, again_form=form, status=422)
+
+
+def _propose(request: HttpRequest, form, name: str, data: bytes) -> HttpResponse | None:
+    """The proposer on `data` with the form's options: the plan's page, or the job's for a
+    large document; None with the refusal an error of the form."""
+    project, options = current_project(request), form.options()
+    if runs_in_background(Job.Kind.PROPOSE, name, data):
+        job = start_job(
+            Job.Kind.PROPOSE, request.user, project=project, name=name, data=data, options=options
         )
-        if stored is not None:
-            return stored
-    return _render_list(request, form, _plan_form(request), status=422)
+        return redirect(project_url(request, "job", job.pk))
+    return _stored_plan(
+        request,
+        form,
+        lambda: propose_document(name, data, actor=request.user, project=project, **options),
+        done="Proposed",
+    )
 
 
 @require_POST
@@ -151,7 +168,7 @@ def upload_plan(request: HttpRequest) -> HttpResponse:
         )
         if stored is not None:
             return stored
-    return _render_list(request, DocumentUploadForm(), form, status=422)
+    return _render_list(request, plan_form=form, status=422)
 
 
 # What the upload form's "Format" imports with; "Plan JSON" when none is chosen.

@@ -108,6 +108,7 @@ MATRIX: dict[str, dict[str, dict]] = {
     # one that does not say which version was seen (400).
     "plan-upload-document": {"GET": everyone(405), "POST": only(EDITORS, 422)},
     "plan-upload-plan": {"GET": everyone(405), "POST": only(EDITORS, 422)},
+    "plan-propose-again": {"GET": everyone(405), "POST": only(EDITORS, 422)},
     "plan-accept-rule": {"GET": only(EDITORS, 200), "POST": only(EDITORS, 422)},
     "plan-adjudicate": {"GET": everyone(405), "POST": only(EDITORS, 400)},
     "entry-edit": {"GET": only(EDITORS, 200), "POST": only(EDITORS, 400)},

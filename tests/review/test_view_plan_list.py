@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from review.models import Document, Entry, Plan
 from tests.builders.plan_views import entries_of, handbook_text, make_plan
 from tests.builders.plans import update_entries
-from tests.builders.users import user_in
+from tests.builders.users import make_project, user_in
 
 pytestmark = pytest.mark.django_db
 
@@ -195,9 +195,9 @@ def test_counts_shown_come_from_the_stored_counters_not_the_entries(client, edit
 def test_the_import_form_offers_the_latest_documents_and_takes_any_stored_one(
     client, editor, monkeypatch
 ) -> None:
-    from review.forms import PlanUploadForm
+    from review.forms import StoredDocumentForm
 
-    monkeypatch.setattr(PlanUploadForm, "DOCUMENTS_OFFERED", 1)
+    monkeypatch.setattr(StoredDocumentForm, "DOCUMENTS_OFFERED", 1)  # both forms
     older = make_plan(2, name="older.md", paragraphs=1).document
     newer = make_plan(2, name="newer.md", paragraphs=2).document
     client.force_login(editor)
@@ -208,3 +208,53 @@ def test_the_import_form_offers_the_latest_documents_and_takes_any_stored_one(
     upload = SimpleUploadedFile("again.json", payload.replace("\\n}", "}").encode())
     response = client.post("/p/default/plans/upload-plan/", {"document": older.pk, "file": upload})
     assert response.status_code == 302
+
+
+def test_a_stored_document_is_proposed_again_with_other_options(client, editor) -> None:
+    """What the API's propose does, from the page: the same bytes, a new plan by new options,
+    the first left as it was."""
+    first = make_plan(3)
+    client.force_login(editor)
+
+    response = client.post(
+        "/p/default/plans/propose-again/",
+        {"document": first.document_id, "max_segment_chars": "0", "path_prefix": "guide"},
+    )
+
+    again = Plan.objects.exclude(pk=first.pk).get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/p/default/plans/{again.pk}/"
+    assert again.document_id == first.document_id
+    assert all(entry.path.startswith("guide/") for entry in again.entries.all())
+    assert not any(entry.path.startswith("guide/") for entry in first.entries.all())
+
+
+def test_the_page_offers_a_stored_document_to_propose_again(client, editor) -> None:
+    plan = make_plan(2)
+    client.force_login(editor)
+
+    body = client.get("/p/default/plans/").content.decode()
+
+    assert 'action="/p/default/plans/propose-again/"' in body
+    assert f'<option value="{plan.document_id}">' in body
+    assert 'id="again-document"' in body and body.count('id="id_document"') == 1
+
+
+def test_another_projects_document_is_not_proposed_again_here(client, editor) -> None:
+    elsewhere = make_plan(2, project=make_project("shop"))
+    client.force_login(editor)
+
+    response = client.post("/p/default/plans/propose-again/", {"document": elsewhere.document_id})
+
+    assert response.status_code == 422
+    assert "Select a valid choice" in response.content.decode()
+    assert Plan.objects.count() == 1
+
+
+def test_only_editors_propose_again(client, django_user_model) -> None:
+    plan = make_plan(2)
+    client.force_login(user_in(django_user_model, "rita", "Readers"))
+
+    response = client.post("/p/default/plans/propose-again/", {"document": plan.document_id})
+
+    assert response.status_code == 403 and Plan.objects.count() == 1
