@@ -11,3 +11,11 @@ def html_of(response) -> str:
         response.streaming_content = [body]
         return body.decode()
     return response.content.decode()
+
+
+def policy_of(response) -> dict[str, str]:
+    """The Content-Security-Policy's directives by name (the header lists them in no set
+    order), each with its sources as written."""
+    policy = response["Content-Security-Policy"]
+    named = (item.strip().partition(" ") for item in policy.split(";") if item.strip())
+    return {name: value for name, _, value in named}

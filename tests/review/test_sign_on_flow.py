@@ -18,6 +18,7 @@ from django.urls import reverse
 from review.actions.sign_on import map_claim
 from review.backends import SignOnBackend
 from review.models import Membership, SecurityEvent
+from tests.builders.pages import policy_of
 from tests.builders.provider import (
     CLIENT_ID,
     OTHER_CLIENT_ID,
@@ -294,19 +295,12 @@ def test_only_the_pages_of_someone_signed_in_through_the_provider_let_forms_reac
 ) -> None:
     sign_on.set_account("kit-1", preferred_username="kit")
     sign_in(sign_on, client, "kit-1")
-    signed_on = directives(client.get(reverse("dashboard")))
+    signed_on = policy_of(client.get(reverse("dashboard")))
     client.post(reverse("logout"))
     django_user_model.objects.create_user("lu", password="pw")
     client.post(reverse("login"), {"username": "lu", "password": "pw"})
 
-    with_password = directives(client.get(reverse("dashboard")))
+    with_password = policy_of(client.get(reverse("dashboard")))
 
     assert signed_on["form-action"] == f"'self' {sign_on.issuer}"
     assert with_password["form-action"] == "'self'"
-
-
-def directives(response) -> dict[str, str]:
-    """The policy's directives by name: the header lists them in no set order."""
-    policy = response["Content-Security-Policy"]
-    named = (item.strip().partition(" ") for item in policy.split(";") if item.strip())
-    return {name: value for name, _, value in named}
