@@ -24,9 +24,9 @@ Lists are read a page at a time: `?after=<the last id seen>&limit=`, with `next`
 the following page (null on the last).
 
 Each subject is a `Router` in its own module, with the schemas its routes use: `documents`,
-`plans`, `imports` (cases and answers), `jobs`, `decisions`, `insights` (and agreement),
-`projects` (what a key acts for); `auth` says who a request is and in which project, `errors`
-how every refusal is answered.
+`plans`, `imports` (cases and answers), `items` (cases and answers read), `jobs`,
+`decisions`, `insights` (and agreement), `projects` (what a key acts for); `auth` says who a
+request is and in which project, `errors` how every refusal is answered.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from __future__ import annotations
 from django.views.decorators.http import require_GET
 from ninja import NinjaAPI
 
-from review.api import decisions, documents, imports, insights, jobs, plans, projects
+from review.api import decisions, documents, imports, insights, items, jobs, plans, projects
 from review.api.auth import ANY_KEY
 from review.api.errors import add_refusal_handlers
 
@@ -66,3 +66,5 @@ api.add_router("", projects.router)
 # order, the order the schema's paths always had.
 for subject in (documents, plans, imports, jobs, decisions, insights):
     api.add_router("/projects/{project}", subject.router)
+# The reads of cases and answers are on the imports' router, which holds their lists' address.
+assert items.router is imports.router

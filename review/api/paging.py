@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.conf import settings
-from django.http import HttpRequest
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest
 from ninja import Field, Schema
+
+from review.views.lists import Key, beyond
 
 
 class PageIn(Schema):
@@ -23,3 +28,16 @@ def page_of(request: HttpRequest, rows: list, page: PageIn) -> dict:
         query["limit"] = str(page.limit)
         following = f"{request.path}?{query.urlencode()}"
     return {"rows": rows, "next": following}
+
+
+def after_in_order(items: QuerySet, keys: Sequence[Key], page: PageIn, what: str) -> QuerySet:
+    """`items` in the order of `keys` (as their page lists them, the last key unique), from
+    just after the row `page.after`: the cursor stays a plain id, as the plans' is, however
+    the list is ordered. A 404 when that row is not there to list after."""
+    ordered = items.order_by(*(key.ordering() for key in keys))
+    if page.after is None:
+        return ordered
+    boundary = items.filter(pk=page.after).values_list(*(key.name for key in keys)).first()
+    if boundary is None:
+        raise Http404(f"there is no {what} {page.after} to list after")
+    return ordered.filter(beyond(keys, boundary, reverse=False))

@@ -21,6 +21,7 @@ from review.actions import leases
 from review.actions.answers import STATE_ACTIONS, available_actions, decide_answer, undo_answer
 from review.actions.leases import with_holders
 from review.decisions import decisions_on
+from review.list_filters import ANSWER_FILTERS, filtered_answers, filters_of
 from review.markdown import render_markdown
 from review.models import SEARCH_CONFIG, Answer, AnswerReference, Lease
 from review.permissions import can_decide_answers, can_lead
@@ -80,14 +81,10 @@ def search_order(found: QuerySet[Answer], terms: str) -> list[Key]:
 
 @require_GET
 def answer_list(request: HtmxHttpRequest) -> HttpResponse:
-    filters = {name: request.GET.get(name, "").strip() for name in ("q", "state", "changed")}
+    filters = filters_of(request.GET, ANSWER_FILTERS)
     project = current_project(request)
     answers = in_current_project(request, Answer.objects.only(*LISTED_FIELDS))
-    if filters["state"]:
-        answers = answers.filter(state=filters["state"])
-    if filters["changed"] in ("yes", "no"):
-        answers = answers.filter(changed=filters["changed"] == "yes")
-    found = search_answers(answers, filters["q"])
+    found = search_answers(filtered_answers(answers, filters), filters["q"])
     order = search_order(found, filters["q"])
     best = order is BEST_FIRST
     found = with_holders(found, Lease.Queue.ANSWERS)

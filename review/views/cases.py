@@ -7,7 +7,6 @@ answered with the verdict panel for htmx and a redirect otherwise.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -20,6 +19,7 @@ from review.actions.cases import VERDICT_ACTIONS, decide_case, undo_case
 from review.actions.leases import with_holders
 from review.adapters.cases import report_for
 from review.decisions import decisions_on, latest_decision
+from review.list_filters import CASE_FILTERS, PASSED, filtered_cases, filters_of
 from review.models import Case, CaseFacet, Evidence, Lease
 from review.permissions import can_decide_cases, can_lead, is_member
 from review.views import HtmxHttpRequest, live
@@ -36,16 +36,16 @@ QUEUE_KEYS = order_keys(Case, Case.QUEUE_ORDER)
 
 # What a validator reason means, for people.
 REASON_LABELS = {"": "passed", **REASON_DESCRIPTIONS}
-PASSED = "passed"  # the filter value for cases whose rationale passed
 
 # --- The queue ------------------------------------------------------------------
 
 
 @require_GET
 def case_list(request: HtmxHttpRequest) -> HttpResponse:
-    filters = _queue_filters(request)
+    filters = filters_of(request.GET, CASE_FILTERS)
     project = current_project(request)
-    cases = with_holders(_filtered_cases(request, filters), Lease.Queue.CASES)
+    cases = in_current_project(request, Case.objects.all())
+    cases = with_holders(filtered_cases(cases, filters), Lease.Queue.CASES)
     page = shown_page(request, cases, QUEUE_KEYS, CASES_PER_PAGE)
     count_on_page(page, Evidence.objects, "case", "evidence_count")
     for case in page.object_list:
@@ -67,34 +67,6 @@ def case_list(request: HtmxHttpRequest) -> HttpResponse:
         "next_url": project_url(request, "cases-next"),
     }
     return render(request, list_template(request, "review/cases/list.html", "queue"), context)
-
-
-def _queue_filters(request: HttpRequest) -> dict[str, str]:
-    return {
-        name: request.GET.get(name, "").strip() for name in ("reason", "tool", "status", "verdict")
-    }
-
-
-def _filtered_cases(request: HttpRequest, filters: dict[str, str]):
-    cases = in_current_project(request, Case.objects.all())
-    reason = filters["reason"]
-    if reason:
-        # A case is flagged exactly when it has a reason. Saying so tells the database where
-        # the reason's cases lie in the queue's order, which it cannot tell from statistics:
-        # else it may walk the flagged cases looking for ones that passed.
-        passed = reason == PASSED
-        cases = cases.filter(validator_reason="" if passed else reason, flagged=not passed)
-    if filters["verdict"]:
-        cases = cases.filter(verdict=filters["verdict"])
-    if filters["tool"] or filters["status"]:
-        # Tool and status together mean one evidence item with both.
-        matching = Evidence.objects.filter(case=OuterRef("pk"))
-        if filters["tool"]:
-            matching = matching.filter(tool=filters["tool"])
-        if filters["status"]:
-            matching = matching.filter(status=filters["status"])
-        cases = cases.filter(Exists(matching))
-    return cases
 
 
 def _no_facets() -> dict[str, dict[str, int]]:

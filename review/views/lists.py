@@ -111,11 +111,11 @@ def shown_page(
 def _rows(items: QuerySet, keys: Sequence[Key], per_page: int, boundary, *, reverse: bool):
     ordered = items.order_by(*(key.ordering(reverse) for key in keys))
     if boundary is not None:
-        ordered = ordered.filter(_beyond(keys, boundary, reverse))
+        ordered = ordered.filter(beyond(keys, boundary, reverse))
     return list(ordered[: per_page + 1])
 
 
-def _beyond(keys: Sequence[Key], values: Sequence, reverse: bool) -> Q:
+def beyond(keys: Sequence[Key], values: Sequence, reverse: bool) -> Q:
     """Rows that come after `values` in the order of `keys` (before them with `reverse`).
 
     Written k1 >= v1 AND (k1 > v1 OR (k2 >= v2 AND (...))) rather than as a plain OR, so that
@@ -127,7 +127,7 @@ def _beyond(keys: Sequence[Key], values: Sequence, reverse: bool) -> Q:
         return Q(**{f"{key.name}__{strict}": value})
     inclusive = f"{strict}e"
     return Q(**{f"{key.name}__{inclusive}": value}) & (
-        Q(**{f"{key.name}__{strict}": value}) | _beyond(keys[1:], values[1:], reverse)
+        Q(**{f"{key.name}__{strict}": value}) | beyond(keys[1:], values[1:], reverse)
     )
 
 

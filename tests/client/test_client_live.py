@@ -10,7 +10,15 @@ import json
 
 import httpx
 import pytest
-from grounding_review_client import ApiError, Client, ImportResult, JobStarted, Plan
+from grounding_review_client import (
+    Answer,
+    ApiError,
+    Case,
+    Client,
+    ImportResult,
+    JobStarted,
+    Plan,
+)
 
 from tests.builders.cases_answers import answer_line, case_line
 from tests.client.conftest import JOB_BYTES, JOB_LINES, adjudicate, markdown
@@ -232,3 +240,21 @@ def test_answers_import_inline_and_the_figures_read_back(server, pipeline):
         timeout=30,
     )
     assert agreement == served.raise_for_status().json()
+
+
+def test_an_imported_case_and_answer_are_listed_and_read_back(pipeline):
+    pipeline.import_cases([json.loads(case_line("read-back-case"))])
+    pipeline.import_answers([json.loads(answer_line("read-back-answer", question="Plover?"))])
+
+    listed_case = next(c for c in pipeline.cases(page_size=2) if c.case_id == "read-back-case")
+    listed_answer = next(iter(pipeline.answers(q="Plover", page_size=2)))
+    case, answer = pipeline.case(listed_case.id), pipeline.answer(listed_answer.id)
+
+    assert isinstance(case, Case) and case.id == listed_case.id
+    assert case.verdict == "proposed" and case.review_stage == "single"
+    assert [item.ev_id for item in case.evidence] == ["ev-1"]
+    assert isinstance(answer, Answer) and answer.answer_id == "read-back-answer"
+    assert [ref.number for ref in answer.references] == [1, 2]
+    with pytest.raises(ApiError) as missing:
+        pipeline.case(10**9)
+    assert missing.value.status == 404

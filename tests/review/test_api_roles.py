@@ -124,10 +124,12 @@ def test_a_write_is_made_only_by_a_role_that_may_make_it(write, role, document_i
 
 
 @pytest.mark.parametrize("role", EVERYONE)
-def test_any_valid_token_reads_plans_and_decisions(role, document_id) -> None:
+def test_any_valid_token_reads_plans_cases_answers_and_decisions(role, document_id) -> None:
     api = client_as(role)
 
     assert api.get(f"{API}/plans").status_code == 200
+    assert api.get(f"{API}/cases").status_code == 200
+    assert api.get(f"{API}/answers").status_code == 200
     assert api.get(f"{API}/decisions").status_code == 200
 
 

@@ -212,6 +212,10 @@ def fillings(name: str, keys: set[str], world: dict) -> Iterator[dict]:
             yield {"document_id": plan.document_id}
     elif keys == {"job_id"}:
         yield {"job_id": world["job"].pk}
+    elif keys == {"case_id"}:
+        yield {"case_id": world["case"].pk}
+    elif keys == {"answer_id"}:
+        yield {"answer_id": world["answer"].pk}
     elif keys <= {"slug", "pk"} and name.startswith("project-"):
         # A project's members pages: every project, and each membership in it.
         for project in Project.objects.all():
@@ -283,6 +287,8 @@ def queries(name: str, kwargs: dict, world: dict) -> list[str]:
         "answers": ["q=Plover", "state=proposed", "state=withdrawn"],
         "insights": [f"document={world['plans'][0].document_id}"],
         "api:list_plans": ["limit=500"],
+        "api:list_cases": ["limit=500", "verdict=proposed"],
+        "api:list_answers": ["limit=500", "q=Plover", "state=proposed"],
         "api:list_decisions": ["limit=500", "since=2000-01-01"],
     }.get(name, [])
     if name == "plan" and plan is not None:
@@ -343,6 +349,9 @@ def test_no_door_shows_the_blind_reviewer_what_the_first_reviewer_decided(
         pk = world[door].pk if door != "plan" else world["plans"][0].pk
         assert answered["GET", url_of(door, pk)] == 200
     assert answered["POST htmx", url_of("item-here", "cases", world["case"].pk)] == 200
+    for door in ("case", "answer"):
+        read = reverse(f"api:get_{door}", args=[DEFAULT_SLUG, world[door].pk])
+        assert answered["GET", read] == 200
     # The discussions too, and the blind reviewer's mentions were there to be marked read.
     for kind in ("case", "answer"):
         assert answered["GET", url_of("comments", kind, world[kind].pk)] == 200

@@ -187,6 +187,17 @@ def test_the_api_answers_404_for_another_projects_plan_and_leaves_it_out_of_its_
     assert api.get(f"{API}/plans").json()["items"] == []
 
 
+def test_the_api_answers_404_for_another_projects_case_and_answer_and_lists_neither(items):
+    pipeline_user(groups=("Editors", "Moderators"))
+    api = api_client(API_KEY)
+
+    for kind in ("case", "answer"):
+        response = api.get(f"{API}/{kind}s/{items[kind].pk}")
+        assert response.status_code == 404
+        assert response.json()["detail"] == f"there is no {kind} {items[kind].pk}"
+        assert api.get(f"{API}/{kind}s").json()["items"] == []
+
+
 def test_roles_in_one_project_give_no_role_in_another(alpha, django_user_model):
     alice = django_user_model.objects.create_user("alice")
     member(alice, alpha, "editor", "moderator")
@@ -323,6 +334,8 @@ def test_every_api_operation_of_another_project_answers_404_and_default_shows_no
         "plan_id": items["plan"].pk,
         "document_id": items["plan"].document_id,
         "job_id": items["job"].pk,
+        "case_id": items["case"].pk,
+        "answer_id": items["answer"].pk,
     }
     paths = client.get(reverse("api:openapi-json")).json()["paths"]
     walked = []

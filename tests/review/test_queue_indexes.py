@@ -8,10 +8,12 @@ from django.db import connection
 from django.test import RequestFactory
 
 from review.actions.leases import QUEUES
+from review.list_filters import filtered_cases
 from review.models import Answer, Case, Lease, Project
 from review.models.projects import default_project_id
 from review.views.answers import NEWEST_FIRST
-from review.views.cases import QUEUE_KEYS, _filtered_cases
+from review.views.cases import QUEUE_KEYS
+from review.views.projects import in_current_project
 from tests.builders.cases_answers import make_answer, make_case
 
 pytestmark = [
@@ -40,7 +42,7 @@ def cases_list(filters: dict, user):
     """The cases list's query as its page makes it, in the project its address names."""
     request = RequestFactory().get("/")
     request.user, request.project = user, default_project()
-    return _filtered_cases(request, filters)
+    return filtered_cases(in_current_project(request, Case.objects.all()), filters)
 
 
 def ordered(queryset, keys):

@@ -40,6 +40,7 @@ LOG = (
     "the log as its reader may read it: Decision.objects.blind_to, which reads "
     "Plan.objects.blind_to, which reads Plan.objects.visible_to"
 )
+ITEMS = "reads cases and answers through SecondOpinions.objects.visible_to"
 FIGURES = "figures over every decision, for the roles that read them (can_read_insights)"
 DOCUMENTS = "finds a document by id through Document.objects.visible_to, in one project"
 WRITES = "writes what it is given and reads back only what it wrote"
@@ -58,8 +59,13 @@ API_DOORS = {
     "api:get_plan_export": THROUGH_THE_RULE,
     "api:get_plan_annotations": THROUGH_THE_RULE,
     "api:get_plan_label_studio": THROUGH_THE_RULE,
+    # The imports share their address with the lists, whose GET reads through the rule.
     "api:post_cases": WRITES,
     "api:post_answers": WRITES,
+    "api:list_cases": ITEMS,
+    "api:get_case": ITEMS,
+    "api:list_answers": ITEMS,
+    "api:get_answer": ITEMS,
     "api:job": "a job through its own rule, Job.visible_to",
     "api:list_decisions": LOG,
     "api:insights": FIGURES,
@@ -197,3 +203,29 @@ def test_a_rule_changed_in_its_one_home_is_met_at_every_door_that_reads_through_
     assert set(after) == set(before)
     for door, answer in after.items():
         assert answer in (404, False, f"there is no plan with id {adjudicated.pk}"), door
+
+
+def test_a_rule_changed_in_its_one_home_is_met_at_the_api_routes_of_cases_and_answers(
+    monkeypatch,
+):
+    pipeline_user()
+    api = api_client()
+    ids = {"case_id": make_case("c-1").pk, "answer_id": make_answer("a-1").pk}
+    routes = [name for name, how in API_DOORS.items() if how == ITEMS]
+    assert all(api_routes()[name] <= set(ids) for name in routes), "teach this test the kwargs"
+
+    def read() -> dict:
+        answers = {}
+        for name in routes:
+            kwargs = {key: ids[key] for key in api_routes()[name]}
+            response = api.get(api_url(name, **kwargs))
+            listed = kwargs == {} and response.status_code == 200
+            answers[name] = bool(response.json()["items"]) if listed else response.status_code
+        return answers
+
+    before = read()
+    hide_everything(monkeypatch)
+    after = read()
+
+    assert set(before.values()) <= {200, True}, before
+    assert set(after.values()) <= {404, False}, after

@@ -5,9 +5,14 @@ from grounding_review_client.client import Client
 from grounding_review_client.errors import ApiError
 from grounding_review_client.models import (
     Anchor,
+    Answer,
+    AnswerSummary,
+    Case,
+    CaseSummary,
     Decision,
     Document,
     Entry,
+    Evidence,
     GoneEntry,
     ImportResult,
     Job,
@@ -15,17 +20,23 @@ from grounding_review_client.models import (
     Plan,
     PlanSummary,
     Project,
+    Reference,
     RejectedLine,
     Revision,
 )
 
 __all__ = [
     "Anchor",
+    "Answer",
+    "AnswerSummary",
     "ApiError",
+    "Case",
+    "CaseSummary",
     "Client",
     "Decision",
     "Document",
     "Entry",
+    "Evidence",
     "GoneEntry",
     "ImportResult",
     "Job",
@@ -33,6 +44,7 @@ __all__ = [
     "Plan",
     "PlanSummary",
     "Project",
+    "Reference",
     "RejectedLine",
     "Revision",
 ]

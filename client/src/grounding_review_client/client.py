@@ -24,6 +24,10 @@ import httpx
 
 from grounding_review_client.errors import ApiError
 from grounding_review_client.models import (
+    Answer,
+    AnswerSummary,
+    Case,
+    CaseSummary,
     Decision,
     Document,
     ImportResult,
@@ -222,6 +226,45 @@ class Client:
         """Import finalized answers, as `import_cases` does cases."""
         return self._import("review_api_post_answers", lines, skip_invalid, wait, wait_timeout)
 
+    def cases(
+        self,
+        *,
+        reason: str | None = None,
+        tool: str | None = None,
+        status: str | None = None,
+        verdict: str | None = None,
+        page_size: int = 100,
+    ) -> Iterator[CaseSummary]:
+        """Every case, in the cases page's queue order (flagged first, then the oldest), with
+        its filters: a validator `reason` (or "passed"), an evidence item's `tool` and
+        `status`, a `verdict`; fetched a page at a time as the iterator is read."""
+        query = {"limit": page_size, "reason": reason, "tool": tool, "status": status}
+        for item in self._pages("review_api_list_cases", query | {"verdict": verdict}):
+            yield CaseSummary.from_json(item)
+
+    def case(self, case_id: int) -> Case:
+        """A case (by its `id`) with its evidence, as its page shows it."""
+        return Case.from_json(self._call("review_api_get_case", case_id=case_id).json())
+
+    def answers(
+        self,
+        *,
+        q: str | None = None,
+        state: str | None = None,
+        changed: bool | None = None,
+        page_size: int = 100,
+    ) -> Iterator[AnswerSummary]:
+        """Every answer, newest first, with the answers page's filters: words `q` of the
+        question or the body, a `state`, and whether finalizing `changed` the model's text."""
+        flag = None if changed is None else ("yes" if changed else "no")
+        query = {"limit": page_size, "q": q, "state": state, "changed": flag}
+        for item in self._pages("review_api_list_answers", query):
+            yield AnswerSummary.from_json(item)
+
+    def answer(self, answer_id: int) -> Answer:
+        """An answer (by its `id`) with its references, as its page shows it."""
+        return Answer.from_json(self._call("review_api_get_answer", answer_id=answer_id).json())
+
     # Jobs
 
     def job(self, job_id: int) -> Job:
@@ -321,7 +364,7 @@ class Client:
     def _call(self, operation: str, *, query: dict | None = None, **request: Any) -> httpx.Response:
         route = OPERATIONS[operation]
         names = {"project": self.project}
-        for name in ("document_id", "plan_id", "job_id"):
+        for name in ("document_id", "plan_id", "job_id", "case_id", "answer_id"):
             if name in request:
                 names[name] = request.pop(name)
         path = route.path.format(

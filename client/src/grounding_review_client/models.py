@@ -138,6 +138,117 @@ class Plan(PlanSummary):
 
 
 @dataclass(frozen=True)
+class CaseSummary:
+    """A case as its list shows it: no content, rationale or evidence. Under double review
+    neither opinion is shown, only `review_stage` (blind review)."""
+
+    id: int
+    case_id: str
+    verdict: str
+    flagged: bool
+    validator_reason: str
+    recommended_action: str
+    created_at: dt.datetime
+    review_stage: str
+    decided_by: str | None
+    decided_at: dt.datetime | None
+    note: str
+    version: int
+
+    @classmethod
+    def from_json(cls, data: dict) -> CaseSummary:
+        return parse(cls, data)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    position: int
+    ev_id: str
+    tool: str
+    status: str
+    summary: str
+    latency_ms: int | None
+    data: dict
+
+
+@dataclass(frozen=True)
+class Case(CaseSummary):
+    """A case as its page shows it: the content, the rationale, the validator's outcome and
+    the evidence, in order."""
+
+    content_text: str = ""
+    author: str = ""
+    community: str = ""
+    report_reason: str = ""
+    rationale_text: str = ""
+    model: str = ""
+    reason_label: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Case:
+        evidence = data.get("evidence")
+        if not isinstance(evidence, list):
+            raise ApiError(None, "the API's Case has no 'evidence'")
+        return parse(cls, data, evidence=[parse(Evidence, item) for item in evidence])
+
+
+@dataclass(frozen=True)
+class AnswerSummary:
+    """An answer as its list shows it: no text, sources or references (opinions as for
+    `CaseSummary`)."""
+
+    id: int
+    answer_id: str
+    question: str
+    state: str
+    changed: bool
+    created_at: dt.datetime
+    review_stage: str
+    decided_by: str | None
+    decided_at: dt.datetime | None
+    note: str
+    version: int
+
+    @classmethod
+    def from_json(cls, data: dict) -> AnswerSummary:
+        return parse(cls, data)
+
+
+@dataclass(frozen=True)
+class Reference:
+    number: int
+    original_number: int
+    title: str
+    authors: list
+    year: int | None
+    url: str
+    venue: str
+    doi: str
+    snippet: str
+
+
+@dataclass(frozen=True)
+class Answer(AnswerSummary):
+    """An answer as its page shows it: the model's text, the finalized body, its sources,
+    what finalizing changed, and its references in order."""
+
+    raw_text: str = ""
+    body: str = ""
+    model: str = ""
+    sources: list = field(default_factory=list)
+    changes: dict = field(default_factory=dict)
+    references: list[Reference] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Answer:
+        references = data.get("references")
+        if not isinstance(references, list):
+            raise ApiError(None, "the API's Answer has no 'references'")
+        return parse(cls, data, references=[parse(Reference, ref) for ref in references])
+
+
+@dataclass(frozen=True)
 class GoneEntry:
     entry: int
     path: str

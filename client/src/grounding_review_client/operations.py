@@ -78,6 +78,14 @@ OPERATIONS: dict[str, Operation] = {
     "review_api_post_answers": Operation(
         "POST", "/api/projects/{project}/answers", "import_answers", True
     ),
+    "review_api_list_cases": Operation("GET", "/api/projects/{project}/cases", "cases", True),
+    "review_api_get_case": Operation(
+        "GET", "/api/projects/{project}/cases/{case_id}", "case", True
+    ),
+    "review_api_list_answers": Operation("GET", "/api/projects/{project}/answers", "answers", True),
+    "review_api_get_answer": Operation(
+        "GET", "/api/projects/{project}/answers/{answer_id}", "answer", True
+    ),
     "review_api_get_job": Operation("GET", "/api/projects/{project}/jobs/{job_id}", "job", True),
     "review_api_list_decisions": Operation(
         "GET", "/api/projects/{project}/decisions", "decisions", True
