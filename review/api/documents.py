@@ -143,6 +143,15 @@ def propose(request: HttpRequest, project: ProjectSlug, document_id: int, option
     return Status(201 if plan.created else 200, plan_out(plan))
 
 
+def _imported(request: HttpRequest, document_id: int, importer) -> Status:
+    """The plan `importer` proposes on the document from the request's body, whatever its
+    format: 201 when it is new, 200 when the same proposal was imported before."""
+    document = found(in_current_project(request, Document.objects), "document", document_id)
+    with transaction.atomic():
+        plan = importer(document, request.body, actor=request.auth)
+    return Status(201 if plan.created else 200, plan_out(plan))
+
+
 @router.post(
     "/documents/{document_id}/plans",
     auth=EDITORS_IMPORT_PLANS,
@@ -156,10 +165,7 @@ def propose(request: HttpRequest, project: ProjectSlug, document_id: int, option
     },
 )
 def post_plan(request: HttpRequest, project: ProjectSlug, document_id: int):
-    document = found(in_current_project(request, Document.objects), "document", document_id)
-    with transaction.atomic():
-        plan = import_plan(document, request.body, actor=request.auth)
-    return Status(201 if plan.created else 200, plan_out(plan))
+    return _imported(request, document_id, import_plan)
 
 
 @router.post(
@@ -176,10 +182,7 @@ def post_plan(request: HttpRequest, project: ProjectSlug, document_id: int):
     },
 )
 def post_annotations(request: HttpRequest, project: ProjectSlug, document_id: int):
-    document = found(in_current_project(request, Document.objects), "document", document_id)
-    with transaction.atomic():
-        plan = import_annotations(document, request.body, actor=request.auth)
-    return Status(201 if plan.created else 200, plan_out(plan))
+    return _imported(request, document_id, import_annotations)
 
 
 @router.post(
@@ -196,10 +199,7 @@ def post_annotations(request: HttpRequest, project: ProjectSlug, document_id: in
     },
 )
 def post_label_studio(request: HttpRequest, project: ProjectSlug, document_id: int):
-    document = found(in_current_project(request, Document.objects), "document", document_id)
-    with transaction.atomic():
-        plan = import_label_studio(document, request.body, actor=request.auth)
-    return Status(201 if plan.created else 200, plan_out(plan))
+    return _imported(request, document_id, import_label_studio)
 
 
 @router.post(
